@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+
+#include "common/io.h"
+#include "common/memory_pool.h"
+#include "common/thread_pool.h"
+#include "formats/compression/codec.h"
+
+namespace quiver {
+namespace {
+
+TEST(StatusTest, ResultAndMacros) {
+  auto f = [](int x) -> Result<int> {
+    if (x < 0) return Status::Invalid("negative: {}", x);
+    return x * 2;
+  };
+  auto g = [&](int x) -> Status {
+    QUIVER_ASSIGN_OR_RAISE(int y, f(x));
+    if (y != 2 * x) return Status::UnknownError("bad");
+    return Status::OK();
+  };
+  EXPECT_TRUE(g(2).ok());
+  Status st = g(-1);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.ToString(), "Invalid: negative: -1");
+  EXPECT_EQ(Status::Unsupported("union").message(), "unsupported: union");
+}
+
+TEST(MemoryPoolTest, AccountsAndLimits) {
+  MemoryPool parent("parent");
+  MemoryPool child("query", 1000, &parent);
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(child.Allocate(512, &p).ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  EXPECT_EQ(child.bytes_allocated(), 512);
+  EXPECT_EQ(parent.bytes_allocated(), 512);
+  uint8_t* q = nullptr;
+  Status st = child.Allocate(600, &q);
+  EXPECT_EQ(st.code(), StatusCode::kOutOfMemory);
+  child.Free(p, 512);
+  EXPECT_EQ(parent.bytes_allocated(), 0);
+  EXPECT_EQ(child.peak_bytes(), 512);
+}
+
+TEST(ThreadPoolTest, ParallelForRunsAllAndReportsErrors) {
+  std::atomic<int64_t> sum{0};
+  ASSERT_TRUE(ParallelFor(1000, [&](int64_t i) {
+                sum += i;
+                return Status::OK();
+              }).ok());
+  EXPECT_EQ(sum.load(), 999 * 1000 / 2);
+  Status st = ParallelFor(100, [](int64_t i) {
+    return i == 42 ? Status::Invalid("task {}", i) : Status::OK();
+  });
+  EXPECT_EQ(st.message(), "task 42");
+}
+
+TEST(IoTest, AtomicFileCommitAndAbort) {
+  auto dir = std::filesystem::temp_directory_path() / ("quiver_io_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "out.bin").string();
+  {
+    auto f = AtomicFile::Create(path);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->Write(std::string_view("partial")).ok());
+    // Destroyed without Commit: neither the target nor the temporary remains.
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 0);
+  {
+    auto f = AtomicFile::Create(path);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->Write(std::string_view("hello")).ok());
+    ASSERT_TRUE((*f)->Commit().ok());
+  }
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok());
+  EXPECT_EQ((*mapped)->view(), "hello");
+  auto missing = MapFile((dir / "nope").string());
+  EXPECT_TRUE(missing.status().IsIOError());
+  EXPECT_NE(missing.status().message().find("nope"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CodecTest, RoundTripsAndRejectsCorruption) {
+  std::string text;
+  for (int i = 0; i < 10000; ++i) text += std::to_string(i * 7919 % 1000) + ",";
+  const auto* data = reinterpret_cast<const uint8_t*>(text.data());
+  for (auto codec : {compression::Codec::kLz4Frame, compression::Codec::kZstd,
+                     compression::Codec::kGzip}) {
+    auto c = compression::Compress(codec, data, static_cast<int64_t>(text.size()));
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_LT((*c)->size(), static_cast<int64_t>(text.size()));
+    std::string out(text.size(), '\0');
+    ASSERT_TRUE(compression::DecompressInto(codec, (*c)->data(), (*c)->size(),
+                                            reinterpret_cast<uint8_t*>(out.data()),
+                                            static_cast<int64_t>(out.size()))
+                    .ok());
+    EXPECT_EQ(out, text);
+    if (codec != compression::Codec::kLz4Frame) {
+      EXPECT_EQ(compression::DetectCodec((*c)->data(), (*c)->size()), codec);
+      auto all = compression::DecompressAll(codec, (*c)->data(), (*c)->size());
+      ASSERT_TRUE(all.ok()) << all.status().ToString();
+      EXPECT_EQ((*all)->view(), text);
+      // Truncated input is an error, never a crash.
+      auto cut = compression::DecompressAll(codec, (*c)->data(), (*c)->size() / 2);
+      EXPECT_FALSE(cut.ok());
+      // A decompression bomb is stopped by the size cap.
+      auto capped = compression::DecompressAll(codec, (*c)->data(), (*c)->size(), 1000);
+      EXPECT_FALSE(capped.ok());
+    }
+    // Wrong declared size is detected.
+    std::string small(10, '\0');
+    EXPECT_FALSE(compression::DecompressInto(codec, (*c)->data(), (*c)->size(),
+                                             reinterpret_cast<uint8_t*>(small.data()), 10)
+                     .ok());
+  }
+}
+
+}  // namespace
+}  // namespace quiver
