@@ -25,6 +25,9 @@ int64_t ArrayData::GetNullCount() const {
   int64_t n = 0;
   if (type->id == TypeId::kNull) {
     n = length;
+  } else if (type->id == TypeId::kSparseUnion || type->id == TypeId::kDenseUnion ||
+             type->id == TypeId::kRunEndEncoded) {
+    n = 0;  // no validity bitmap of their own: nulls live in the children
   } else if (!buffers.empty() && buffers[0] != nullptr) {
     n = length - bit_util::CountSetBits(buffers[0]->data(), offset, length);
   }

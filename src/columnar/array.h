@@ -46,7 +46,13 @@ struct ArrayData {
   // null; unions and run-end-encoded arrays have no validity of their own and
   // report true here.
   bool IsValid(int64_t i) const {
-    if (type->id == TypeId::kNull) return false;
+    switch (type->id) {
+      case TypeId::kNull: return false;
+      case TypeId::kSparseUnion:  // buffers[0] holds type ids, not validity
+      case TypeId::kDenseUnion:
+      case TypeId::kRunEndEncoded: return true;
+      default: break;
+    }
     const Buffer* v = buffers.empty() ? nullptr : buffers[0].get();
     return v == nullptr || bit_util::GetBit(v->data(), offset + i);
   }

@@ -111,7 +111,9 @@ Status CheckListViews(const ArrayData& a, int64_t child_length) {
   const O* sizes = a.GetValues<O>(2);
   for (int64_t i = 0; i < a.length; ++i) {
     if (!a.IsValid(i)) continue;
-    if (offs[i] < 0 || sizes[i] < 0 || static_cast<int64_t>(offs[i]) + sizes[i] > child_length) {
+    // Written as a subtraction: offset + size may overflow int64 in hostile input.
+    if (offs[i] < 0 || sizes[i] < 0 || offs[i] > child_length ||
+        static_cast<int64_t>(sizes[i]) > child_length - static_cast<int64_t>(offs[i])) {
       return Status::Invalid("{} array: view {} (offset {}, size {}) is outside the child of length {}",
                              a.type->ToString(), i, static_cast<int64_t>(offs[i]),
                              static_cast<int64_t>(sizes[i]), child_length);

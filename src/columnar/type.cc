@@ -189,7 +189,15 @@ bool DataType::Equals(const DataType& o, bool check_metadata) const {
       break;
   }
   if (id == TypeId::kFixedSizeList && list_size != o.list_size) return false;
-  if (id == TypeId::kMap && keys_sorted != o.keys_sorted) return false;
+  if (id == TypeId::kMap) {
+    // The names of a map's "entries", "key" and "value" fields carry no
+    // meaning (writers differ), so only the types and nullability count.
+    if (keys_sorted != o.keys_sorted) return false;
+    const auto& a = children[0]->type->children;
+    const auto& b = o.children[0]->type->children;
+    return a.size() == 2 && b.size() == 2 && a[0]->type->Equals(*b[0]->type, check_metadata) &&
+           a[1]->type->Equals(*b[1]->type, check_metadata) && a[1]->nullable == b[1]->nullable;
+  }
   if (type_codes != o.type_codes) return false;
   if (children.size() != o.children.size()) return false;
   for (size_t i = 0; i < children.size(); ++i) {

@@ -171,7 +171,9 @@ Status FileOutputStream::Close() {
 Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& path) {
   std::random_device rd;
   std::string temp = fmt::format("{}.tmp-{:08x}", path, rd());
-  QUIVER_ASSIGN_OR_RAISE(auto out, FileOutputStream::Open(temp));
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", path);  // name the file the user asked for
+  std::unique_ptr<FileOutputStream> out(new FileOutputStream(fd, temp, true));
   return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, std::move(out)));
 }
 

@@ -68,6 +68,7 @@ class FileOutputStream : public OutputStream {
   const std::string& path() const { return path_; }
 
  protected:
+  friend class AtomicFile;
   FileOutputStream(int fd, std::string path, bool owns_fd)
       : fd_(fd), path_(std::move(path)), owns_fd_(owns_fd) {}
   int fd_;

@@ -1,0 +1,27 @@
+// The `quiver` subcommands. main.cc owns the top-level CLI11 app; each
+// command lives in its own <name>_command.cc and registers itself here.
+//
+// An Add*Command function declares the subcommand and its options on `app`
+// and returns the action main() runs once parsing chose that subcommand. The
+// action reports failure as a Status (printed as "quiver: error: <message>",
+// exit 1); command-line mistakes are caught by CLI11 while parsing (exit 2).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "common/status.h"
+
+namespace quiver::cli {
+
+using CommandAction = std::function<Status()>;
+
+// quiver cat FILE: schema and the first rows as a table.
+CommandAction AddCatCommand(CLI::App* app);
+// quiver convert IN OUT: CSV <-> Arrow IPC file/stream, IPC <-> IPC.
+CommandAction AddConvertCommand(CLI::App* app);
+// quiver demo: writes a deterministic sensor data set and reads it back.
+CommandAction AddDemoCommand(CLI::App* app);
+
+}  // namespace quiver::cli

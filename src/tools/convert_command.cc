@@ -1,0 +1,171 @@
+// quiver convert IN OUT: CSV <-> Arrow IPC (file or stream) and IPC <-> IPC.
+//
+// Batches flow from the input reader to the output writer unchanged, except
+// that --batch-rows re-slices them (zero-copy) to at most N rows. The output
+// goes through AtomicFile, so OUT appears only when the whole conversion
+// succeeded; an error or Ctrl-C leaves no partial file behind.
+#include <chrono>
+#include <csignal>
+#include <optional>
+
+#include "common/io.h"
+#include "tools/commands.h"
+#include "tools/file_formats.h"
+#include "tools/progress.h"
+
+namespace quiver::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string input;
+  std::string output;
+  std::string from = "auto";
+  std::string to = "auto";
+  std::string compression = "none";
+  int64_t batch_rows = 0;
+  bool progress = false;
+  bool no_progress = false;
+  CsvFlags csv;
+};
+
+volatile std::sig_atomic_t g_interrupted = 0;
+// A second Ctrl-C kills as usual, in case a read is stuck.
+extern "C" void OnInterrupt(int) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+Status RunConvert(const ConvertArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
+  QUIVER_ASSIGN_OR_RAISE(FileFormat from, ParseFileFormat(args.from));
+  QUIVER_ASSIGN_OR_RAISE(FileFormat to, ParseFileFormat(args.to));
+  if (to == FileFormat::kAuto) to = FormatFromExtension(args.output);
+  if (to == FileFormat::kAuto) {
+    return Status::Invalid("cannot tell the output format of {}; use --to arrow|stream|csv",
+                           args.output);
+  }
+  QUIVER_ASSIGN_OR_RAISE(compression::Codec codec, compression::CodecFromName(args.compression));
+
+  auto opened = OpenInput(args.input, from, args.csv);
+  if (!opened.ok()) return WithPath(opened.status(), args.input);
+  InputTable in = std::move(opened).ValueOrDie();
+  const SchemaRef schema = in.reader->schema();
+
+  // "-" streams to stdout (no atomicity possible there); files go through
+  // AtomicFile.
+  std::unique_ptr<AtomicFile> file;
+  std::unique_ptr<FileOutputStream> standard_output;
+  OutputStream* sink;
+  if (args.output == "-") {
+    QUIVER_ASSIGN_OR_RAISE(standard_output, FileOutputStream::Open("-"));
+    sink = standard_output.get();
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(file, AtomicFile::Create(args.output));
+    sink = file.get();
+  }
+  auto made = MakeTableWriter(to, args.output, sink, schema, codec, args.csv,
+                              in.format == FileFormat::kCsv);
+  if (!made.ok()) return WithPath(made.status(), args.output);
+  std::unique_ptr<TableWriter> writer = std::move(made).ValueOrDie();
+
+  std::optional<bool> progress_flag;
+  if (args.progress) progress_flag = true;
+  if (args.no_progress) progress_flag = false;
+  ProgressBar bar(ProgressBar::ShouldShow(progress_flag), in.total_bytes);
+
+  // Ctrl-C stops between batches so the AtomicFile destructor removes the
+  // temporary file instead of the process dying with it on disk.
+  g_interrupted = 0;
+  auto previous = std::signal(SIGINT, OnInterrupt);
+  struct RestoreSignal {
+    decltype(previous) handler;
+    ~RestoreSignal() { std::signal(SIGINT, handler); }
+  } restore{previous};
+
+  int64_t rows = 0;
+  int64_t batches = 0;
+  for (;;) {
+    if (g_interrupted) return Status::Cancelled("interrupted; {} not written", args.output);
+    RecordBatchRef batch;
+    Status st = in.reader->ReadNext(&batch);
+    if (!st.ok()) return WithPath(st, args.input);
+    if (batch == nullptr) break;
+    const int64_t n = batch->num_rows();
+    const int64_t step = args.batch_rows > 0 ? args.batch_rows : std::max<int64_t>(n, 1);
+    int64_t offset = 0;
+    do {
+      const int64_t len = std::min(step, n - offset);
+      st = (offset == 0 && len == n) ? writer->Write(*batch)
+                                     : writer->Write(*batch->Slice(offset, len));
+      if (!st.ok()) return WithPath(st, args.output);
+      ++batches;
+      offset += len;
+    } while (offset < n);
+    rows += n;
+    bar.Update(in.bytes_done ? in.bytes_done() : 0, rows);
+  }
+  Status st = writer->Close();
+  if (!st.ok()) return WithPath(st, args.output);
+  const int64_t size = sink->Tell();
+  st = file ? file->Commit() : standard_output->Close();
+  if (!st.ok()) return WithPath(st, args.output);
+  bar.Finish();
+
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string summary =
+      fmt::format("wrote {} {} in {} {} to {} ({}) in {:.2f} s ({:.0f} rows/s)\n", rows,
+                  rows == 1 ? "row" : "rows", batches, batches == 1 ? "batch" : "batches",
+                  args.output == "-" ? "<stdout>" : args.output, HumanBytes(size), seconds,
+                  seconds > 0 ? static_cast<double>(rows) / seconds : 0.0);
+  std::fputs(summary.c_str(), stderr);
+  return Status::OK();
+}
+
+}  // namespace
+
+CommandAction AddConvertCommand(CLI::App* app) {
+  auto args = std::make_shared<ConvertArgs>();
+  CLI::App* cmd =
+      app->add_subcommand("convert", "Convert between CSV, Arrow IPC files and Arrow IPC streams");
+  cmd->footer(
+      "The output format comes from --to or OUT's extension: .arrow/.feather/.ipc (IPC\n"
+      "file), .arrows/.stream (IPC stream), .csv/.tsv (CSV). OUT is written to a temporary\n"
+      "file beside it and renamed into place at the end, so a failed or interrupted\n"
+      "conversion leaves no output. A summary line goes to stderr.\n\n"
+      "The CSV options describe the input when it is CSV, else the CSV output. When both\n"
+      "are CSV, the output takes the --out-* options instead (defaults: ',' or tab by\n"
+      "extension, '\"' quotes, a header row, empty NULLs).\n\n"
+      "Examples:\n"
+      "  quiver convert trips.csv trips.arrow --compression zstd\n"
+      "  quiver convert trips.arrow trips.arrows --batch-rows 65536\n"
+      "  quiver convert raw.tsv typed.arrow --schema \"id:int64,ts:timestamp[us, tz=UTC]\"\n"
+      "  quiver convert trips.arrow trips.csv --null NULL\n"
+      "  quiver convert data.psv data.tsv --delimiter '|' --out-null NA");
+  cmd->add_option("IN", args->input,
+                  "Input file, or - for standard input (format detected as in `quiver cat`)")
+      ->required();
+  cmd->add_option("OUT", args->output, "Output file, or - for standard output (needs --to)")
+      ->required();
+  cmd->add_option("--from", args->from, "Input format (default: detect)")
+      ->check(CLI::IsMember(kFormatChoices));
+  cmd->add_option("--to", args->to, "Output format (default: from OUT's extension)")
+      ->check(CLI::IsMember(kFormatChoices));
+  cmd->add_option("--compression", args->compression,
+                  "Body compression of Arrow IPC output (default none)")
+      ->check(CLI::IsMember({"none", "uncompressed", "lz4", "lz4_frame", "zstd"}));
+  cmd->add_option("--batch-rows", args->batch_rows,
+                  "Re-slice batches to at most N rows (zero-copy; 0 = keep the input's batches)")
+      ->check(CLI::NonNegativeNumber);
+  auto* progress =
+      cmd->add_flag("--progress", args->progress,
+                    "Show a progress bar on stderr (default: only when stderr is a terminal)");
+  auto* no_progress =
+      cmd->add_flag("--no-progress", args->no_progress, "Never show a progress bar");
+  progress->excludes(no_progress);
+  args->csv.Register(cmd);
+  args->csv.RegisterOutput(cmd);
+  return [args] { return RunConvert(*args); };
+}
+
+}  // namespace quiver::cli
