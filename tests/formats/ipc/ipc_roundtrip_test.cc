@@ -556,13 +556,20 @@ TEST(IpcWriter, RejectsMismatchedBatchAndGzip) {
 namespace quiver::ipc {
 namespace {
 
+// The Python that has the peer (pyarrow): $QUIVER_PYTHON, else the project's .venv.
+std::string PeerPython() {
+  if (const char* env = std::getenv("QUIVER_PYTHON")) return env;
+  return std::string(QUIVER_SOURCE_DIR) + "/.venv/bin/python";
+}
+
 // pyarrow must read what we write. Runs only where a Python with pyarrow is
 // available (QUIVER_PYTHON, or the development venv).
 TEST(IpcInterop, PyarrowReadsOurFiles) {
-  const char* env = std::getenv("QUIVER_PYTHON");
-  std::string python = env ? env : "/tmp/venvtest/bin/python";
+  std::string python = PeerPython();
   if (std::system((python + " -c 'import pyarrow' >/dev/null 2>&1").c_str()) != 0) {
-    GTEST_SKIP() << "no pyarrow";
+    // Under CI the peer must be there: a missing pyarrow is a broken set-up.
+    if (std::getenv("CI") != nullptr) FAIL() << "no pyarrow at " << python;
+    GTEST_SKIP() << "no pyarrow at " << python << " (run scripts/test to create .venv)";
   }
   auto batch = AllTypesBatch();
   std::string dir = ::testing::TempDir() + "/quiver_ipc_interop";
@@ -666,10 +673,11 @@ namespace {
 // dictionaries, compression, sliced batches); we read each and write it back
 // in both formats; pyarrow checks that the copies equal its originals.
 TEST(IpcInterop, PyarrowFilesSurviveOurReadAndWrite) {
-  const char* env = std::getenv("QUIVER_PYTHON");
-  std::string python = env ? env : "/tmp/venvtest/bin/python";
+  std::string python = PeerPython();
   if (std::system((python + " -c 'import pyarrow' >/dev/null 2>&1").c_str()) != 0) {
-    GTEST_SKIP() << "no pyarrow";
+    // Under CI the peer must be there: a missing pyarrow is a broken set-up.
+    if (std::getenv("CI") != nullptr) FAIL() << "no pyarrow at " << python;
+    GTEST_SKIP() << "no pyarrow at " << python << " (run scripts/test to create .venv)";
   }
   std::string dir = ::testing::TempDir() + "/quiver_ipc_from_pyarrow";
   std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
