@@ -111,6 +111,26 @@ Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::stri
 
 FileOutputStream::~FileOutputStream() { (void)Close(); }
 
+Status FileOutputStream::WriteAll(const char* p, int64_t left) {
+  while (left > 0) {
+    ssize_t n = ::write(fd_, p, static_cast<size_t>(left));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("cannot write", path_);
+    }
+    p += n;
+    left -= n;
+    written_ += n;
+  }
+  constexpr int64_t kWritebackChunk = 8 << 20;
+  if (early_writeback_ && written_ - writeback_to_ >= kWritebackChunk) {
+    // Best effort: start writeback; errors surface at the final fsync.
+    (void)::sync_file_range(fd_, writeback_to_, written_ - writeback_to_, SYNC_FILE_RANGE_WRITE);
+    writeback_to_ = written_;
+  }
+  return Status::OK();
+}
+
 Status FileOutputStream::Write(const void* data, int64_t size) {
   if (fd_ < 0) return Status::IOError("write to closed file '{}'", path_);
   position_ += size;
@@ -124,30 +144,12 @@ Status FileOutputStream::Write(const void* data, int64_t size) {
     return Status::OK();
   }
   // Large writes bypass the buffer.
-  const char* p = static_cast<const char*>(data);
-  int64_t left = size;
-  while (left > 0) {
-    ssize_t n = ::write(fd_, p, static_cast<size_t>(left));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Errno("cannot write", path_);
-    }
-    p += n;
-    left -= n;
-  }
-  return Status::OK();
+  return WriteAll(static_cast<const char*>(data), size);
 }
 
 Status FileOutputStream::Flush() {
-  size_t done = 0;
-  while (done < pending_.size()) {
-    ssize_t n = ::write(fd_, pending_.data() + done, pending_.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Errno("cannot write", path_);
-    }
-    done += static_cast<size_t>(n);
-  }
+  if (pending_.empty()) return Status::OK();
+  QUIVER_RETURN_NOT_OK(WriteAll(pending_.data(), static_cast<int64_t>(pending_.size())));
   pending_.clear();
   return Status::OK();
 }
@@ -174,6 +176,7 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& path) 
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", path);  // name the file the user asked for
   std::unique_ptr<FileOutputStream> out(new FileOutputStream(fd, temp, true));
+  out->early_writeback_ = true;
   return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, std::move(out)));
 }
 

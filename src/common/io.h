@@ -76,6 +76,14 @@ class FileOutputStream : public OutputStream {
   bool owns_fd_;
   int64_t position_ = 0;
   std::string pending_;
+  // When set (AtomicFile), written ranges are handed to the kernel for
+  // writeback as we go, so the final fsync waits for little more than the tail.
+  bool early_writeback_ = false;
+  int64_t written_ = 0;       // bytes passed to write(2)
+  int64_t writeback_to_ = 0;  // bytes already handed to sync_file_range
+
+ private:
+  Status WriteAll(const char* data, int64_t size);
 };
 
 // Writes to a temporary file beside `path`; Commit() fsyncs and renames it
