@@ -47,6 +47,25 @@ ArrayRef ArrayData::Slice(int64_t off, int64_t len) const {
   return a;
 }
 
+int64_t ArrayData::GetDictionaryIndex(int64_t i) const {
+  const int64_t j = offset + i;
+  const uint8_t* p = buffers[1]->data();
+  switch (type->index_type->id) {
+    case TypeId::kInt8: return reinterpret_cast<const int8_t*>(p)[j];
+    case TypeId::kUInt8: return p[j];
+    case TypeId::kInt16: return reinterpret_cast<const int16_t*>(p)[j];
+    case TypeId::kUInt16: return reinterpret_cast<const uint16_t*>(p)[j];
+    case TypeId::kInt32: return reinterpret_cast<const int32_t*>(p)[j];
+    case TypeId::kUInt32: return reinterpret_cast<const uint32_t*>(p)[j];
+    case TypeId::kInt64: return reinterpret_cast<const int64_t*>(p)[j];
+    case TypeId::kUInt64: {
+      const uint64_t v = reinterpret_cast<const uint64_t*>(p)[j];
+      return v > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(v);
+    }
+    default: return -1;
+  }
+}
+
 std::string_view ArrayData::GetString(int64_t i) const {
   switch (type->id) {
     case TypeId::kString:

@@ -74,6 +74,10 @@ struct ArrayData {
   // Zero-copy slice sharing all buffers.
   ArrayRef Slice(int64_t offset, int64_t length) const;
 
+  // Index stored in slot i of a dictionary array (any integer index type);
+  // -1 for a uint64 index beyond int64's range.
+  int64_t GetDictionaryIndex(int64_t i) const;
+
   // Value i of a utf8/binary/large variant/view array.
   std::string_view GetString(int64_t i) const;
 

@@ -34,22 +34,6 @@ std::pair<int64_t, int64_t> AnyListRange(const ArrayData& a, int64_t i) {
   }
 }
 
-int64_t DictionaryIndex(const ArrayData& a, int64_t i) {
-  const int64_t j = a.offset + i;
-  const uint8_t* p = a.buffers[1]->data();
-  switch (a.type->index_type->id) {
-    case TypeId::kInt8: return reinterpret_cast<const int8_t*>(p)[j];
-    case TypeId::kUInt8: return p[j];
-    case TypeId::kInt16: return reinterpret_cast<const int16_t*>(p)[j];
-    case TypeId::kUInt16: return reinterpret_cast<const uint16_t*>(p)[j];
-    case TypeId::kInt32: return reinterpret_cast<const int32_t*>(p)[j];
-    case TypeId::kUInt32: return reinterpret_cast<const uint32_t*>(p)[j];
-    case TypeId::kInt64: return reinterpret_cast<const int64_t*>(p)[j];
-    case TypeId::kUInt64: return static_cast<int64_t>(reinterpret_cast<const uint64_t*>(p)[j]);
-    default: return 0;
-  }
-}
-
 int64_t ReadInt(const ArrayData& a, int64_t j) {  // j is a physical index
   switch (a.type->id) {
     case TypeId::kInt16: return a.GetRaw<int16_t>(1)[j];
@@ -146,7 +130,7 @@ bool SlotEquals(const ArrayData& a, int64_t i, const ArrayData& b, int64_t j) {
       }
       return true;
     case TypeId::kDictionary:
-      return SlotEquals(*a.dictionary, DictionaryIndex(a, i), *b.dictionary, DictionaryIndex(b, j));
+      return SlotEquals(*a.dictionary, a.GetDictionaryIndex(i), *b.dictionary, b.GetDictionaryIndex(j));
     default: {
       const int w = a.type->bit_width() / 8;
       return std::memcmp(a.buffers[1]->data() + (a.offset + i) * w,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "columnar/array.h"
+#include "common/utf8.h"
 
 namespace quiver {
 
@@ -43,43 +44,6 @@ Status CheckBuffer(const ArrayData& a, int index, int64_t min_bytes, const char*
                            a.buffers[index]->size(), min_bytes);
   }
   return Status::OK();
-}
-
-bool ValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    int n;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (end - p < n + 1) return false;
-    for (int k = 1; k <= n; ++k) {
-      if ((p[k] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[k] & 0x3F);
-    }
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    p += n + 1;
-  }
-  return true;
 }
 
 // Offsets [offset, offset+length] must be non-decreasing and within [0, limit].
@@ -142,30 +106,11 @@ Status CheckViews(const ArrayData& a, bool full) {
                                a.type->ToString(), i);
       }
     }
-    if (full && a.type->id == TypeId::kStringView && !ValidUtf8(a.GetString(i))) {
+    if (full && a.type->id == TypeId::kStringView && !ValidateUtf8(a.GetString(i))) {
       return Status::Invalid("string_view array: invalid UTF-8 at slot {}", i);
     }
   }
   return Status::OK();
-}
-
-int64_t ReadIndex(const ArrayData& a, const DataType& t, int64_t i) {
-  const int64_t j = a.offset + i;
-  const uint8_t* p = a.buffers[1]->data();
-  switch (t.id) {
-    case TypeId::kInt8: return reinterpret_cast<const int8_t*>(p)[j];
-    case TypeId::kUInt8: return p[j];
-    case TypeId::kInt16: return reinterpret_cast<const int16_t*>(p)[j];
-    case TypeId::kUInt16: return reinterpret_cast<const uint16_t*>(p)[j];
-    case TypeId::kInt32: return reinterpret_cast<const int32_t*>(p)[j];
-    case TypeId::kUInt32: return reinterpret_cast<const uint32_t*>(p)[j];
-    case TypeId::kInt64: return reinterpret_cast<const int64_t*>(p)[j];
-    case TypeId::kUInt64: {
-      uint64_t v = reinterpret_cast<const uint64_t*>(p)[j];
-      return v > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(v);
-    }
-    default: return -1;
-  }
 }
 
 Status ValidateImpl(const ArrayData& a, bool full, int depth) {
@@ -220,7 +165,7 @@ Status ValidateImpl(const ArrayData& a, bool full, int depth) {
                                  : CheckOffsets<int32_t>(a, data_size, "data"));
       if (full && (t.id == TypeId::kString || t.id == TypeId::kLargeString)) {
         for (int64_t i = 0; i < a.length; ++i) {
-          if (a.IsValid(i) && !ValidUtf8(a.GetString(i))) {
+          if (a.IsValid(i) && !ValidateUtf8(a.GetString(i))) {
             return Status::Invalid("{} array: invalid UTF-8 at slot {}", t.ToString(), i);
           }
         }
@@ -299,7 +244,7 @@ Status ValidateImpl(const ArrayData& a, bool full, int depth) {
       const int64_t n = a.dictionary->length;
       for (int64_t i = 0; i < a.length; ++i) {
         if (!a.IsValid(i)) continue;
-        const int64_t idx = ReadIndex(a, *t.index_type, i);
+        const int64_t idx = a.GetDictionaryIndex(i);
         if (idx < 0 || idx >= n) {
           return Status::Invalid("dictionary index {} at slot {} is outside the dictionary of {} values",
                                  idx, i, n);

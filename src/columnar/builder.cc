@@ -561,7 +561,7 @@ Status DictionaryBuilder::AppendNull() {
 }
 
 Status DictionaryBuilder::AppendArraySlice(const ArrayData& array, int64_t offset, int64_t length) {
-  if (!array.type->index_type->is_integer() || array.dictionary == nullptr) {
+  if (array.type->id != TypeId::kDictionary || array.dictionary == nullptr) {
     return Status::Invalid("not a dictionary array");
   }
   for (int64_t i = offset; i < offset + length; ++i) {
@@ -569,14 +569,9 @@ Status DictionaryBuilder::AppendArraySlice(const ArrayData& array, int64_t offse
       QUIVER_RETURN_NOT_OK(AppendNull());
       continue;
     }
-    const int64_t j = array.offset + i;
-    const uint8_t* p = array.buffers[1]->data();
-    int64_t idx;
-    switch (array.type->index_type->bit_width()) {
-      case 8: idx = reinterpret_cast<const int8_t*>(p)[j]; break;
-      case 16: idx = reinterpret_cast<const int16_t*>(p)[j]; break;
-      case 32: idx = reinterpret_cast<const int32_t*>(p)[j]; break;
-      default: idx = reinterpret_cast<const int64_t*>(p)[j]; break;
+    const int64_t idx = array.GetDictionaryIndex(i);
+    if (idx < 0 || idx >= array.dictionary->length) {
+      return Status::Invalid("dictionary index {} out of range at slot {}", idx, i);
     }
     QUIVER_RETURN_NOT_OK(Append(array.dictionary->GetString(idx)));
   }

@@ -113,6 +113,9 @@ struct DataType {
 
   // Width in bits of one value of a fixed-width type (1 for bool), 0 otherwise.
   int bit_width() const;
+  // Bytes per value of a fixed-width type; 0 for bool (bit-packed) and for
+  // types that are not fixed-width.
+  int byte_width_of_values() const { return id == TypeId::kBool ? 0 : bit_width() / 8; }
   bool is_integer() const;
   bool is_signed_integer() const;
   bool is_unsigned_integer() const;

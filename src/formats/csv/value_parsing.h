@@ -19,6 +19,8 @@
 #include <limits>
 #include <string_view>
 
+#include "common/utf8.h"
+
 namespace quiver::csv::internal {
 
 // Whether 8 bytes are all ASCII digits, and their value (SWAR, as simdjson's
@@ -197,7 +199,6 @@ bool ParseTimestamp(std::string_view text, TimestampValue* out);
 // `precision` digits.
 bool ParseDecimal(std::string_view text, int32_t precision, int32_t scale, __int128* out);
 
-// Whether `text` is valid UTF-8 (ASCII fast path, 8 bytes at a time).
-bool ValidateUtf8(std::string_view text);
+using ::quiver::ValidateUtf8;  // common/utf8.h
 
 }  // namespace quiver::csv::internal

@@ -35,28 +35,6 @@ Result<std::shared_ptr<Buffer>> ZeroBuffer(int64_t n, MemoryPool* pool) {
   return std::shared_ptr<Buffer>(std::move(b));
 }
 
-// Bytes per value of a fixed-width type (0 for bool, which is bit-packed).
-int64_t ValueByteWidth(const DataType& t) {
-  switch (t.id) {
-    case TypeId::kBool:
-      return 0;
-    case TypeId::kFixedSizeBinary:
-    case TypeId::kDecimal32:
-    case TypeId::kDecimal64:
-    case TypeId::kDecimal128:
-    case TypeId::kDecimal256:
-      return t.byte_width;
-    case TypeId::kIntervalMonths:
-      return 4;
-    case TypeId::kIntervalDayTime:
-      return 8;
-    case TypeId::kIntervalMonthDayNano:
-      return 16;
-    default:
-      return t.bit_width() / 8;
-  }
-}
-
 bool MulOverflows(int64_t a, int64_t b) {
   return b != 0 && a > std::numeric_limits<int64_t>::max() / b;
 }
@@ -399,9 +377,9 @@ Result<ArrayRef> ArrayLoader::Load(const TypeRef& type, int depth) {
       }
       QUIVER_ASSIGN_OR_RAISE(auto validity, LoadValidity(node));
       QUIVER_ASSIGN_OR_RAISE(auto values, NextBuffer());
-      QUIVER_RETURN_NOT_OK(CheckSize(*values, n, ValueByteWidth(*type), "values"));
+      QUIVER_RETURN_NOT_OK(CheckSize(*values, n, int64_t{type->byte_width_of_values()}, "values"));
       if (options_.swap_endian && type->id != TypeId::kFixedSizeBinary) {
-        const int w = static_cast<int>(ValueByteWidth(*type));
+        const int w = type->byte_width_of_values();
         // Intervals are records of integers; everything else (integers,
         // floats, temporal types, decimals) reverses whole values.
         auto native = type->id == TypeId::kIntervalDayTime        ? Native(values, {4, 4})

@@ -10,25 +10,6 @@ namespace {
 
 int64_t PaddedTo8(int64_t n) { return (n + 7) & ~int64_t{7}; }
 
-int64_t FixedByteWidth(const DataType& t) {
-  switch (t.id) {
-    case TypeId::kFixedSizeBinary:
-    case TypeId::kDecimal32:
-    case TypeId::kDecimal64:
-    case TypeId::kDecimal128:
-    case TypeId::kDecimal256:
-      return t.byte_width;
-    case TypeId::kIntervalMonths:
-      return 4;
-    case TypeId::kIntervalDayTime:
-      return 8;
-    case TypeId::kIntervalMonthDayNano:
-      return 16;
-    default:
-      return t.bit_width() / 8;
-  }
-}
-
 template <typename T>
 int64_t LoadAs(const uint8_t* p, int64_t i) {
   T v;
@@ -249,7 +230,7 @@ Status BodyWriter::AddArray(const ArrayData& a) {
       return AddRunEndEncoded(a);
     default: {
       if (!t.is_fixed_width()) return Status::Unsupported("writing {} to Arrow IPC", t.ToString());
-      QUIVER_ASSIGN_OR_RAISE(auto values, FixedSlice(a, 1, FixedByteWidth(t)));
+      QUIVER_ASSIGN_OR_RAISE(auto values, FixedSlice(a, 1, int64_t{t.byte_width_of_values()}));
       return AddBuffer(std::move(values));
     }
   }
