@@ -13,6 +13,7 @@
 
 #include "columnar/builder.h"
 #include "util/integration_values.h"
+#include "util/array_mutation.h"
 
 namespace quiver::testing {
 namespace {
@@ -37,15 +38,6 @@ std::shared_ptr<Buffer> Bits(const std::vector<int>& bits) {
   return Buf(bytes);
 }
 
-// A copy of `a` whose buffer `index` is a mutated copy.
-ArrayRef MutateBuffer(const ArrayData& a, size_t index, const std::function<void(uint8_t*)>& f) {
-  auto copy = std::make_shared<ArrayData>(a);
-  auto b = Buffer::CopyFrom(a.buffers[index]->view()).ValueOrDie();
-  f(const_cast<uint8_t*>(b->data()));
-  copy->buffers[index] = b;
-  copy->null_count = kUnknownNullCount;
-  return copy;
-}
 
 std::shared_ptr<RecordBatch> WithColumn(const RecordBatch& batch, int i, ArrayRef column) {
   std::vector<ArrayRef> cols = batch.columns();

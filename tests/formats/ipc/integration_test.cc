@@ -26,6 +26,7 @@
 
 #include "formats/ipc/reader.h"
 #include "util/integration_json.h"
+#include "util/array_mutation.h"
 
 namespace quiver::ipc {
 namespace {
@@ -296,14 +297,6 @@ TEST(IpcGoldenFiles, UnsupportedStatusIsRecognised) {
 // The comparison is not vacuous on real data: corrupting one value or one
 // validity bit of any top-level fixed-width or binary column of a batch read
 // from a golden file must be reported, naming that column and slot.
-ArrayRef CopyWithBuffer(const ArrayData& a, size_t index, const std::function<void(uint8_t*)>& f) {
-  auto copy = std::make_shared<ArrayData>(a);
-  auto b = Buffer::CopyFrom(a.buffers[index]->view()).ValueOrDie();
-  f(const_cast<uint8_t*>(b->data()));
-  copy->buffers[index] = b;
-  copy->null_count = kUnknownNullCount;
-  return copy;
-}
 
 TEST(IpcGoldenFiles, CorruptedRealDataIsDetected) {
   int mutations = 0;
@@ -354,23 +347,23 @@ TEST(IpcGoldenFiles, CorruptedRealDataIsDetected) {
         if (slot < 0) continue;
         const std::string at_slot = fmt::format("{}[{}]", name, slot);
         if (t.id == TypeId::kBool) {
-          check(CopyWithBuffer(arr, 1,
+          check(testing::MutateBuffer(arr, 1,
                                [&](uint8_t* p) {
                                  p[(arr.offset + slot) / 8] ^= 1 << ((arr.offset + slot) % 8);
                                }),
                 at_slot, "flipped bool");
         } else if (t.is_binary_like()) {
-          check(CopyWithBuffer(arr, 2, [&](uint8_t* p) { p[start] ^= 1; }), at_slot,
+          check(testing::MutateBuffer(arr, 2, [&](uint8_t* p) { p[start] ^= 1; }), at_slot,
                 "changed byte");
         } else {
-          check(CopyWithBuffer(arr, 1, [&](uint8_t* p) { p[(arr.offset + slot) * width] ^= 1; }),
+          check(testing::MutateBuffer(arr, 1, [&](uint8_t* p) { p[(arr.offset + slot) * width] ^= 1; }),
                 at_slot, "changed byte");
         }
         if (arr.buffers[0] && arr.length > 1) {
           // Swap validity of the first two slots when they differ (same null
           // count, so the slot itself must be named); otherwise flip slot 0.
           const bool v0 = arr.IsValid(0), v1 = arr.IsValid(1);
-          check(CopyWithBuffer(arr, 0,
+          check(testing::MutateBuffer(arr, 0,
                                [&](uint8_t* p) {
                                  const int64_t o = arr.offset;
                                  p[o / 8] ^= static_cast<uint8_t>(1 << (o % 8));
@@ -421,43 +414,43 @@ TEST(IpcGoldenFiles, CorruptedRealNestedDataIsDetected) {
           const std::string at = fmt::format("{}[{}]: ", name, i);
           if ((id == TypeId::kList || id == TypeId::kMap) && valid &&
               i32(arr, 1)[o + i + 1] > i32(arr, 1)[o + i]) {
-            bad = CopyWithBuffer(
+            bad = testing::MutateBuffer(
                 arr, 1, [&](uint8_t* p) { reinterpret_cast<int32_t*>(p)[o + i + 1] -= 1; });
             where = at + "list length";
           } else if (id == TypeId::kLargeList && valid &&
                      i64(arr, 1)[o + i + 1] > i64(arr, 1)[o + i]) {
-            bad = CopyWithBuffer(
+            bad = testing::MutateBuffer(
                 arr, 1, [&](uint8_t* p) { reinterpret_cast<int64_t*>(p)[o + i + 1] -= 1; });
             where = at + "list length";
           } else if (id == TypeId::kListView && valid && i32(arr, 2)[o + i] > 0) {
-            bad = CopyWithBuffer(arr, 2,
+            bad = testing::MutateBuffer(arr, 2,
                                  [&](uint8_t* p) { reinterpret_cast<int32_t*>(p)[o + i] -= 1; });
             where = at + "list view size";
           } else if (id == TypeId::kLargeListView && valid && i64(arr, 2)[o + i] > 0) {
-            bad = CopyWithBuffer(arr, 2,
+            bad = testing::MutateBuffer(arr, 2,
                                  [&](uint8_t* p) { reinterpret_cast<int64_t*>(p)[o + i] -= 1; });
             where = at + "list view size";
           } else if (id == TypeId::kDictionary && valid) {
             const int w = arr.type->index_type->bit_width() / 8;
-            bad = CopyWithBuffer(arr, 1, [&](uint8_t* p) { p[(o + i) * w] ^= 1; });
+            bad = testing::MutateBuffer(arr, 1, [&](uint8_t* p) { p[(o + i) * w] ^= 1; });
             where = at + "dictionary index";
           } else if ((id == TypeId::kSparseUnion || id == TypeId::kDenseUnion) &&
                      arr.type->type_codes.size() > 1) {
             const int8_t code = arr.buffers[0]->data_as<int8_t>()[o + i];
             const int8_t other =
                 code == arr.type->type_codes[0] ? arr.type->type_codes[1] : arr.type->type_codes[0];
-            bad = CopyWithBuffer(arr, 0,
+            bad = testing::MutateBuffer(arr, 0,
                                  [&](uint8_t* p) { reinterpret_cast<int8_t*>(p)[o + i] = other; });
             where = at + "union type id";
           } else if ((id == TypeId::kBinaryView || id == TypeId::kStringView) && valid &&
                      i32(arr, 1)[(o + i) * 4] > 0) {
             const int32_t size = i32(arr, 1)[(o + i) * 4];
             if (size <= 12) {
-              bad = CopyWithBuffer(arr, 1, [&](uint8_t* p) { p[(o + i) * 16 + 4] ^= 1; });
+              bad = testing::MutateBuffer(arr, 1, [&](uint8_t* p) { p[(o + i) * 16 + 4] ^= 1; });
             } else {
               const int32_t index = i32(arr, 1)[(o + i) * 4 + 2],
                             offset = i32(arr, 1)[(o + i) * 4 + 3];
-              bad = CopyWithBuffer(arr, 2 + index, [&](uint8_t* p) { p[offset + 5] ^= 1; });
+              bad = testing::MutateBuffer(arr, 2 + index, [&](uint8_t* p) { p[offset + 5] ^= 1; });
             }
             where = at;
           }
