@@ -9,7 +9,6 @@
 #include <sys/ioctl.h>
 
 #include "columnar/pretty_print.h"
-#include "formats/ipc/reader.h"
 #include "tools/commands.h"
 #include "tools/file_formats.h"
 
@@ -58,7 +57,7 @@ Status RunCat(const CatArgs& args) {
     return text + ")\n" + FormatSchema(*schema);
   };
   if (args.schema_only) {
-    return WriteStdout(header(in.ipc_file ? in.ipc_file->num_record_batches() : -1));
+    return WriteStdout(header(in.file->num_units()));
   }
 
   std::vector<RecordBatchRef> shown;

@@ -1,13 +1,5 @@
-// File formats as the CLI sees them: telling them apart, the CSV options the
-// commands share, and one reader/writer interface over Arrow IPC and CSV.
-//
-// Input detection (DetectInputFormat) looks at the bytes first, then the name:
-//   "ARROW1" at offset 0                       -> Arrow IPC file
-//   0xFFFFFFFF continuation marker at offset 0 -> Arrow IPC stream
-//   *.csv *.tsv *.txt (optionally .gz/.zst)    -> CSV (.tsv: tab-delimited)
-//   *.arrow *.feather *.ipc / *.arrows *.stream -> IPC file / stream
-//   anything else                              -> error asking for --format
-// "-" is standard input: read whole, IPC by its magic, anything else is CSV.
+// File formats as the CLI sees them: the format registry of src/formats
+// (detection, readers, writers) plus the CSV options the commands share.
 #pragma once
 
 #include <cstdint>
@@ -24,28 +16,23 @@
 #include "formats/compression/codec.h"
 #include "formats/csv/reader.h"
 #include "formats/csv/writer.h"
-
-namespace quiver::ipc {
-class IpcFileReader;
-}
+#include "formats/file_format.h"
 
 namespace quiver::cli {
 
-enum class FileFormat : int8_t { kAuto, kIpcFile, kIpcStream, kCsv };
-
-// "Arrow IPC file", "Arrow IPC stream", "CSV".
-const char* FileFormatName(FileFormat format);
-// --format/--to values: auto, arrow|file|ipc|feather, stream|arrows, csv|tsv.
-Result<FileFormat> ParseFileFormat(const std::string& name);
+using formats::FileFormat;
+using formats::FileFormatName;
+using formats::FormatFromExtension;
+using formats::IsTsvPath;
+using formats::ParseFileFormat;
+using formats::TableWriter;
+using formats::WithPath;
 // The values the command line accepts (for CLI11's IsMember check).
-inline const std::vector<std::string> kFormatChoices = {"auto",    "arrow",  "file",   "ipc",
-                                                        "feather", "stream", "arrows", "csv"};
-// Magic bytes first, then the file name (see the table above).
+inline const std::vector<std::string> kFormatChoices = {
+    "auto", "arrow", "file", "ipc", "feather", "stream", "arrows", "csv", "parquet"};
+// Magic bytes first, then the file name (formats/file_format.h); the error
+// for an unknown format points at --format.
 Result<FileFormat> DetectInputFormat(const std::string& path);
-// From the name only (output files); kAuto when the extension says nothing.
-FileFormat FormatFromExtension(const std::string& path);
-// *.tsv, *.tsv.gz, *.tsv.zst
-bool IsTsvPath(const std::string& path);
 
 // The CSV options shared by `cat` and `convert`. They describe the CSV side
 // of a command: the input when it is CSV, else the CSV output (delimiter,
@@ -73,29 +60,21 @@ struct CsvFlags {
   // The delimiter to use for `path`: the flag, else tab for .tsv, else ','.
   Result<char> Delimiter(const std::string& path) const;
   Result<char> Quote() const;
+  // Reader options for CSV input named `path` (delimiter by extension).
+  Result<formats::CsvOptions> ReadOptions(const std::string& path) const;
 };
 
 // A table being read, with what the progress bar needs.
 struct InputTable {
-  std::unique_ptr<RecordBatchReader> reader;
+  std::shared_ptr<formats::FileReader> file;
+  std::unique_ptr<RecordBatchReader> reader;  // all columns, front to back
   FileFormat format = FileFormat::kAuto;
   std::function<int64_t()> bytes_done;
   int64_t total_bytes = 0;
-  // Set for IPC files: batch count and footer metadata are known up front.
-  std::shared_ptr<ipc::IpcFileReader> ipc_file;
 };
 
 // Opens `path` as `format` (kAuto: detect). Errors name the file.
 Result<InputTable> OpenInput(const std::string& path, FileFormat format, const CsvFlags& csv);
-
-// One writer interface over IpcWriter (file/stream) and CsvWriter.
-class TableWriter {
- public:
-  virtual ~TableWriter() = default;
-  virtual Status Write(const RecordBatch& batch) = 0;
-  // Finishes the format (footer, end-of-stream, header of an empty CSV).
-  virtual Status Close() = 0;
-};
 
 // `codec` applies to IPC only; asking for compression of CSV output is an
 // error. `input_is_csv` decides which CsvFlags describe the output (see above).
@@ -103,10 +82,6 @@ Result<std::unique_ptr<TableWriter>> MakeTableWriter(FileFormat format, const st
                                                      OutputStream* sink, const SchemaRef& schema,
                                                      compression::Codec codec, const CsvFlags& csv,
                                                      bool input_is_csv = false);
-
-// `st` with "PATH: " in front unless its message already names the file, so
-// every error the CLI prints says which file it is about.
-Status WithPath(const Status& st, const std::string& path);
 
 // "1.5 MB", "312 B" (decimal units, like `ls --si`).
 std::string HumanBytes(int64_t bytes);

@@ -18,7 +18,8 @@ TEST(FileFormatsTest, ParseNames) {
   EXPECT_EQ(*ParseFileFormat("Feather"), FileFormat::kIpcFile);
   EXPECT_EQ(*ParseFileFormat("stream"), FileFormat::kIpcStream);
   EXPECT_EQ(*ParseFileFormat("csv"), FileFormat::kCsv);
-  EXPECT_FALSE(ParseFileFormat("parquet").ok());
+  EXPECT_EQ(*ParseFileFormat("parquet"), FileFormat::kParquet);
+  EXPECT_FALSE(ParseFileFormat("orc").ok());
 }
 
 TEST(FileFormatsTest, Extensions) {
@@ -29,7 +30,8 @@ TEST(FileFormatsTest, Extensions) {
   EXPECT_EQ(FormatFromExtension("b.csv.gz"), FileFormat::kCsv);
   EXPECT_EQ(FormatFromExtension("b.tsv.zst"), FileFormat::kCsv);
   EXPECT_EQ(FormatFromExtension("b.txt"), FileFormat::kCsv);
-  EXPECT_EQ(FormatFromExtension("b.parquet"), FileFormat::kAuto);
+  EXPECT_EQ(FormatFromExtension("b.parquet"), FileFormat::kParquet);
+  EXPECT_EQ(FormatFromExtension("b.dat"), FileFormat::kAuto);
   EXPECT_TRUE(IsTsvPath("x.tsv.gz"));
   EXPECT_FALSE(IsTsvPath("x.csv"));
 }
@@ -44,6 +46,8 @@ TEST(FileFormatsTest, DetectByMagicThenName) {
   EXPECT_EQ(*DetectInputFormat(write("s.bin", std::string("\xff\xff\xff\xff\x10\0\0\0", 8))),
             FileFormat::kIpcStream);
   EXPECT_EQ(*DetectInputFormat(write("c.csv", "a,b\n1,2\n")), FileFormat::kCsv);
+  EXPECT_EQ(*DetectInputFormat(write("p.bin", std::string("PAR1\x15\0\0\0", 8))),
+            FileFormat::kParquet);
   auto unknown = DetectInputFormat(write("u.dat", "a,b\n"));
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("cannot tell the format of"), std::string::npos);

@@ -65,6 +65,9 @@ class ArrayLoader {
   }
 
   Result<ArrayRef> Load(const TypeRef& type, int depth);
+  // Advances past a column of `type` without loading it (projection): the
+  // field nodes and buffers it would consume, including its children's.
+  Status Skip(const TypeRef& type, int depth);
 
  private:
   struct Node {
@@ -392,6 +395,61 @@ Result<ArrayRef> ArrayLoader::Load(const TypeRef& type, int depth) {
   }
 }
 
+Status ArrayLoader::Skip(const TypeRef& type, int depth) {
+  if (depth > kMaxNestingDepth) return Status::Invalid("arrays nested too deeply");
+  QUIVER_ASSIGN_OR_RAISE(Node node, NextNode());
+  (void)node;
+  int64_t buffers = 0;
+  switch (type->id) {
+    case TypeId::kNull:
+    case TypeId::kRunEndEncoded:
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+      buffers = 3;
+      break;
+    case TypeId::kStringView:
+    case TypeId::kBinaryView: {
+      const auto* counts = batch_->variadic_buffer_counts();
+      if (counts == nullptr || variadic_index_ >= static_cast<int64_t>(counts->size())) {
+        return Status::Invalid("view array without a variadic buffer count");
+      }
+      const int64_t count = LoadElement(counts, static_cast<size_t>(variadic_index_++));
+      if (count < 0 || count > (int64_t{1} << 31)) {
+        return Status::Invalid("variadic buffer count {} out of range", count);
+      }
+      buffers = 2 + count;
+      break;
+    }
+    case TypeId::kFixedSizeList:
+    case TypeId::kStruct:
+      buffers = 1;
+      break;
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+      buffers = (options_.version < fb::MetadataVersion::V5 ? 1 : 0) +
+                (type->id == TypeId::kDenseUnion ? 2 : 1);
+      break;
+    default:  // bool, fixed width, dictionary indices, (large) list and map offsets
+      buffers = 2;
+      break;
+  }
+  const auto* all = batch_->buffers();
+  const int64_t available = all ? static_cast<int64_t>(all->size()) - buffer_index_ : 0;
+  if (buffers > available) {
+    return Status::Invalid("record batch has too few buffers ({})", all ? all->size() : 0);
+  }
+  buffer_index_ += buffers;
+  for (const FieldRef& child : type->children) {
+    QUIVER_RETURN_NOT_OK(Skip(child->type, depth + 1));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status CheckMetadataVersion(fb::MetadataVersion version) {
@@ -408,7 +466,8 @@ Status CheckMetadataVersion(fb::MetadataVersion version) {
 
 Result<RecordBatchRef> LoadRecordBatch(const fb::RecordBatch* batch, const SchemaRef& schema,
                                        const std::shared_ptr<Buffer>& body,
-                                       const DictionaryMemo& memo, const LoadOptions& options) {
+                                       const DictionaryMemo& memo, const LoadOptions& options,
+                                       const std::vector<bool>* needed) {
   if (batch == nullptr) return Status::Invalid("record batch message without a header");
   const int64_t length = batch->length();
   if (length < 0 || length > kMaxArrayLength) {
@@ -418,18 +477,24 @@ Result<RecordBatchRef> LoadRecordBatch(const fb::RecordBatch* batch, const Schem
   QUIVER_RETURN_NOT_OK(loader.Init());
   std::vector<ArrayRef> columns;
   columns.reserve(schema->fields.size());
-  for (const FieldRef& f : schema->fields) {
+  for (size_t i = 0; i < schema->fields.size(); ++i) {
+    const FieldRef& f = schema->fields[i];
+    if (needed != nullptr && i < needed->size() && !(*needed)[i]) {
+      QUIVER_RETURN_NOT_OK(loader.Skip(f->type, 0).WithContext("column '" + f->name + "'"));
+      columns.push_back(nullptr);
+      continue;
+    }
     auto col = loader.Load(f->type, 0);
     if (!col.ok()) return col.status().WithContext("column '" + f->name + "'");
     if ((*col)->length != length) {
       return Status::Invalid("column '{}' has {} rows, the batch {}", f->name, (*col)->length,
                              length);
     }
+    Status st = (*col)->Validate(options.validate_full);
+    if (!st.ok()) return st.WithContext("column '" + f->name + "'");
     columns.push_back(std::move(col).ValueOrDie());
   }
-  auto out = RecordBatch::Make(schema, length, std::move(columns));
-  QUIVER_RETURN_NOT_OK(out->Validate(options.validate_full));
-  return out;
+  return RecordBatch::Make(schema, length, std::move(columns));
 }
 
 Status LoadDictionaryBatch(const fb::DictionaryBatch* batch, const std::shared_ptr<Buffer>& body,

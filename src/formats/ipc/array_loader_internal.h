@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "columnar/array.h"
 #include "common/memory_pool.h"
@@ -46,10 +47,14 @@ struct LoadOptions {
   bool swap_endian = false;
 };
 
-// Loads a record batch of `schema` (the full, unprojected schema).
+// Loads a record batch of `schema` (the full, unprojected schema). When
+// `needed` is given, top-level columns i with !(*needed)[i] are skipped
+// without being read or validated and are left null in the result (the
+// caller projects them away).
 Result<RecordBatchRef> LoadRecordBatch(const fb::RecordBatch* batch, const SchemaRef& schema,
                                        const std::shared_ptr<Buffer>& body,
-                                       const DictionaryMemo& memo, const LoadOptions& options);
+                                       const DictionaryMemo& memo, const LoadOptions& options,
+                                       const std::vector<bool>* needed = nullptr);
 
 // Applies a dictionary batch to `memo`: a delta appends to the current
 // dictionary, anything else replaces it (refused when !allow_replacement).

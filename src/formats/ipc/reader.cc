@@ -2,6 +2,7 @@
 #include "formats/ipc/reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -44,10 +45,14 @@ class Projection {
       s->fields.push_back(full->fields[i]);
     }
     indices_ = included;
+    needed_.assign(full->fields.size(), false);
+    for (int i : included) needed_[i] = true;
     schema_ = s;
     return Status::OK();
   }
   const SchemaRef& schema() const { return schema_; }
+  // Which top-level columns of the full schema must be loaded; null = all.
+  const std::vector<bool>* needed() const { return indices_.empty() ? nullptr : &needed_; }
   RecordBatchRef Apply(RecordBatchRef batch) const {
     if (indices_.empty()) return batch;
     std::vector<ArrayRef> cols;
@@ -58,6 +63,7 @@ class Projection {
  private:
   SchemaRef schema_;
   std::vector<int> indices_;
+  std::vector<bool> needed_;
 };
 
 Status AtOffset(const Status& st, const std::string& name, int64_t offset) {
@@ -143,7 +149,7 @@ struct IpcStreamReader::Impl {
         }
         case fb::MessageHeader::RecordBatch: {
           auto batch = internal::LoadRecordBatch(msg->message->header_as_RecordBatch(), full_schema,
-                                                 msg->body, memo, load);
+                                                 msg->body, memo, load, projection.needed());
           if (!batch.ok()) return AtOffset(batch.status(), name, msg->offset);
           ++batches;
           *out = projection.Apply(std::move(batch).ValueOrDie());
@@ -212,7 +218,7 @@ struct IpcFileReader::Impl {
   std::vector<Block> dictionaries;
   std::vector<Block> batches;
   int version = 5;
-  int64_t bytes_read = 0;
+  std::atomic<int64_t> bytes_read{0};
 
   // Reads the message of `block`, which must lie before the footer.
   Result<DecodedMessage> ReadBlock(const Block& block, int64_t footer_start,
@@ -299,6 +305,7 @@ struct IpcFileReader::Impl {
     return Status::OK();
   }
 
+  // Thread-safe after Init(): works on a copy of the load options.
   Result<RecordBatchRef> Read(int i) {
     if (i < 0 || i >= static_cast<int>(batches.size())) {
       return Status::IndexError("{}: record batch {} out of range (file has {})", name, i,
@@ -306,9 +313,10 @@ struct IpcFileReader::Impl {
     }
     QUIVER_ASSIGN_OR_RAISE(auto m,
                            ReadBlock(batches[i], FooterStart(), fb::MessageHeader::RecordBatch));
-    load.version = m.message->version();
+    internal::LoadOptions batch_load = load;
+    batch_load.version = m.message->version();
     auto batch = internal::LoadRecordBatch(m.message->header_as_RecordBatch(), full_schema, m.body,
-                                           memo, load);
+                                           memo, batch_load, projection.needed());
     if (!batch.ok()) return AtOffset(batch.status(), name, batches[i].offset);
     return projection.Apply(std::move(batch).ValueOrDie());
   }
@@ -365,7 +373,14 @@ int IpcFileReader::metadata_version() const { return impl_->version; }
 std::unique_ptr<RecordBatchReader> IpcFileReader::ToReader() {
   return std::make_unique<FileBatchReader>(shared_from_this());
 }
-int64_t IpcFileReader::bytes_read() const { return impl_->bytes_read; }
+int64_t IpcFileReader::bytes_read() const { return impl_->bytes_read.load(); }
+int64_t IpcFileReader::num_rows(int i) const {
+  if (i < 0 || i >= static_cast<int>(impl_->batches.size())) return -1;
+  auto m = internal::ReadMessageAt(impl_->data, impl_->batches[i].offset, impl_->options.pool);
+  if (!m.ok() || !m->has_value()) return -1;
+  const fb::RecordBatch* rb = (**m).message->header_as_RecordBatch();
+  return rb == nullptr ? -1 : rb->length();
+}
 int64_t IpcFileReader::total_bytes() const { return impl_->data->size(); }
 const std::string& IpcFileReader::name() const { return impl_->name; }
 

@@ -26,7 +26,8 @@
 // array is validated before it is returned. Errors name the input and the byte
 // offset of the offending message.
 //
-// Thread-safety: a reader is used by one thread at a time.
+// Thread-safety: a reader is used by one thread at a time, except for
+// IpcFileReader::ReadRecordBatch, which may be called concurrently.
 #pragma once
 
 #include <cstdint>
@@ -74,8 +75,13 @@ class IpcFileReader : public std::enable_shared_from_this<IpcFileReader> {
   SchemaRef schema() const;
   int num_record_batches() const;
   int num_dictionaries() const;
-  // Reads batch i (0 <= i < num_record_batches()).
+  // Reads batch i (0 <= i < num_record_batches()). Only the included fields
+  // are decoded and validated. Unlike the rest of this class, safe to call
+  // from several threads at once (parallel scans).
   Result<RecordBatchRef> ReadRecordBatch(int i);
+  // Row count of batch i read from its metadata alone (no body access), or
+  // -1 when it cannot be read.
+  int64_t num_rows(int i) const;
   // Custom metadata of the footer's schema (same as schema()->metadata).
   const KeyValueMetadata& footer_metadata() const;
   // Metadata version of the footer: 4 (V4) or 5 (V5).
