@@ -10,8 +10,9 @@
 QUIVER_APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache
   flatbuffers-compiler libflatbuffers-dev libcli11-dev libfmt-dev
-  libzstd-dev liblz4-dev zlib1g-dev libfast-float-dev libxxhash-dev
+  libzstd-dev liblz4-dev zlib1g-dev libsnappy-dev libbrotli-dev libfast-float-dev libxxhash-dev
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  libpg-query-dev libprotobuf-dev protobuf-compiler libssl-dev
 )
 
 QUIVER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -34,8 +34,10 @@ Status MemoryPool::Reserve(int64_t size) {
 }
 
 void MemoryPool::Release(int64_t size) {
-  bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+  bytes_allocated_.fetch_sub(size, std::memory_order_acq_rel);
   if (parent_ != nullptr) parent_->Release(size);
+  // May delete this pool: nothing may follow.
+  if (orphaned_.load(std::memory_order_acquire)) MaybeDelete();
 }
 
 Status MemoryPool::Allocate(int64_t size, uint8_t** out) {
@@ -68,7 +70,19 @@ Status MemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr)
 void MemoryPool::Free(uint8_t* ptr, int64_t size) {
   if (ptr == zero_size_area || ptr == nullptr) return;
   std::free(ptr);
-  Release(size);
+  Release(size);  // may delete this pool
+}
+
+void MemoryPool::ReleaseWhenUnused() {
+  orphaned_.store(true, std::memory_order_release);
+  MaybeDelete();
+}
+
+void MemoryPool::MaybeDelete() {
+  if (bytes_allocated_.load(std::memory_order_acquire) != 0) return;
+  bool expected = false;
+  // Exactly one caller gets to delete.
+  if (deleting_.compare_exchange_strong(expected, true)) delete this;
 }
 
 MemoryPool* DefaultMemoryPool() {

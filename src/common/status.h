@@ -33,8 +33,9 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message)
-      : state_(code == StatusCode::kOk ? nullptr
-                                       : std::make_shared<State>(State{code, std::move(message)})) {}
+      : state_(code == StatusCode::kOk
+                   ? nullptr
+                   : std::make_shared<State>(State{code, std::move(message), -1})) {}
 
   static Status OK() { return Status(); }
 
@@ -79,13 +80,25 @@ class [[nodiscard]] Status {
   // can say where an error happened ("data.csv: line 12: ...").
   Status WithContext(const std::string& context) const {
     if (ok()) return *this;
-    return Status(code(), context + ": " + message());
+    Status s(code(), context + ": " + message());
+    return s.WithPosition(position());
+  }
+
+  // Errors about SQL text carry the 0-based byte offset of the offending
+  // token in the statement (-1: none), like PostgreSQL's error cursor.
+  int position() const { return state_ ? state_->position : -1; }
+  Status WithPosition(int position) const {
+    if (ok() || position < 0) return *this;
+    Status s(code(), message());
+    const_cast<State*>(s.state_.get())->position = position;  // fresh, unshared state
+    return s;
   }
 
  private:
   struct State {
     StatusCode code;
     std::string message;
+    int position = -1;
   };
   std::shared_ptr<const State> state_;
 };

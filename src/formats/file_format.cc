@@ -16,6 +16,7 @@
 
 #include "formats/ipc/reader.h"
 #include "formats/ipc/writer.h"
+#include "formats/parquet/parquet_source.h"
 
 namespace quiver::formats {
 namespace {
@@ -300,7 +301,7 @@ Result<std::shared_ptr<FileReader>> OpenAs(const std::string& path, std::shared_
     case FileFormat::kCsv:
       return CsvSource::Open(path, std::move(data), options);
     case FileFormat::kParquet:
-      return Status::Unsupported("reading Parquet ({})", path);
+      return parquet::OpenParquetSource(path, std::move(data), options);
     case FileFormat::kAuto:
       break;
   }
@@ -354,6 +355,8 @@ FileFormat FormatFromMagic(const uint8_t* data, int64_t size) {
   static const uint8_t kContinuation[4] = {0xff, 0xff, 0xff, 0xff};
   if (size >= 4 && std::memcmp(data, kContinuation, 4) == 0) return FileFormat::kIpcStream;
   if (size >= 4 && std::memcmp(data, "PAR1", 4) == 0) return FileFormat::kParquet;
+  // Encrypted-footer Parquet: detected so the reader can say it is encrypted.
+  if (size >= 4 && std::memcmp(data, "PARE", 4) == 0) return FileFormat::kParquet;
   return FileFormat::kAuto;
 }
 
@@ -430,7 +433,7 @@ Result<std::unique_ptr<TableWriter>> MakeTableWriter(FileFormat format, const st
       return std::unique_ptr<TableWriter>(new CsvTableWriter(std::move(writer)));
     }
     case FileFormat::kParquet:
-      return Status::Unsupported("writing Parquet ({})", path);
+      return parquet::MakeParquetTableWriter(path, sink, schema, options);
     case FileFormat::kAuto:
       break;
   }

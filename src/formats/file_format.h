@@ -121,6 +121,13 @@ struct WriteOptions {
   compression::Codec codec = compression::Codec::kNone;
   int level = compression::kDefaultLevel;
   csv::WriteOptions csv;
+  // Parquet output. Unless codec_chosen, Parquet gets its own default codec
+  // (zstd) instead of `codec`. row_group_rows 0 means the default
+  // (1,048,576); data pages are version 1 or 2.
+  bool codec_chosen = false;
+  int64_t row_group_rows = 0;
+  int data_page_version = 1;
+  bool dictionary = true;
 };
 
 // One writer interface over every output format.

@@ -23,5 +23,14 @@ CommandAction AddCatCommand(CLI::App* app);
 CommandAction AddConvertCommand(CLI::App* app);
 // quiver demo: writes a deterministic sensor data set and reads it back.
 CommandAction AddDemoCommand(CLI::App* app);
+// quiver parquet-meta FILE: a Parquet file's schema, row groups and column chunks.
+CommandAction AddParquetMetaCommand(CLI::App* app);
+// quiver gen ssb|tpch: writes a benchmark data set (SSB or TPC-H).
+CommandAction AddGenCommand(CLI::App* app);
+
+// quiver sql: runs SQL statements over files and in-memory tables.
+CommandAction AddSqlCommand(CLI::App* app);
+// quiver slt FILE...: runs sqllogictest scripts and reports pass rates.
+CommandAction AddSltCommand(CLI::App* app);
 
 }  // namespace quiver::cli

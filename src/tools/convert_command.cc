@@ -1,4 +1,4 @@
-// quiver convert IN OUT: CSV <-> Arrow IPC (file or stream) and IPC <-> IPC.
+// quiver convert IN OUT: between CSV, Arrow IPC (file or stream) and Parquet.
 //
 // Batches flow from the input reader to the output writer unchanged, except
 // that --batch-rows re-slices them (zero-copy) to at most N rows. The output
@@ -21,8 +21,11 @@ struct ConvertArgs {
   std::string output;
   std::string from = "auto";
   std::string to = "auto";
-  std::string compression = "none";
+  std::string compression;  // empty: the output format's default
   int64_t batch_rows = 0;
+  int64_t row_group_rows = 0;
+  int data_page_version = 1;
+  bool no_dictionary = false;
   bool progress = false;
   bool no_progress = false;
   CsvFlags csv;
@@ -41,10 +44,22 @@ Status RunConvert(const ConvertArgs& args) {
   QUIVER_ASSIGN_OR_RAISE(FileFormat to, ParseFileFormat(args.to));
   if (to == FileFormat::kAuto) to = FormatFromExtension(args.output);
   if (to == FileFormat::kAuto) {
-    return Status::Invalid("cannot tell the output format of {}; use --to arrow|stream|csv",
-                           args.output);
+    return Status::Invalid(
+        "cannot tell the output format of {}; use --to arrow|stream|csv|parquet", args.output);
   }
   QUIVER_ASSIGN_OR_RAISE(compression::Codec codec, compression::CodecFromName(args.compression));
+  const bool to_ipc = to == FileFormat::kIpcFile || to == FileFormat::kIpcStream;
+  if (to_ipc && codec != compression::Codec::kNone && codec != compression::Codec::kLz4Frame &&
+      codec != compression::Codec::kZstd) {
+    return Status::Invalid("--compression {} applies to Parquet output; Arrow IPC bodies take "
+                           "lz4 or zstd",
+                           args.compression);
+  }
+  if (to != FileFormat::kParquet &&
+      (args.row_group_rows > 0 || args.data_page_version != 1 || args.no_dictionary)) {
+    return Status::Invalid(
+        "--row-group-rows, --data-page-version and --no-dictionary apply to Parquet output");
+  }
 
   auto opened = OpenInput(args.input, from, args.csv);
   if (!opened.ok()) return WithPath(opened.status(), args.input);
@@ -63,8 +78,19 @@ Status RunConvert(const ConvertArgs& args) {
     QUIVER_ASSIGN_OR_RAISE(file, AtomicFile::Create(args.output));
     sink = file.get();
   }
-  auto made = MakeTableWriter(to, args.output, sink, schema, codec, args.csv,
-                              in.format == FileFormat::kCsv);
+  Result<std::unique_ptr<TableWriter>> made = Status::UnknownError("no writer");
+  if (to == FileFormat::kParquet) {
+    formats::WriteOptions options;
+    options.codec = codec;
+    options.codec_chosen = !args.compression.empty();
+    options.row_group_rows = args.row_group_rows;
+    options.data_page_version = args.data_page_version;
+    options.dictionary = !args.no_dictionary;
+    made = formats::MakeTableWriter(to, args.output, sink, schema, options);
+  } else {
+    made = MakeTableWriter(to, args.output, sink, schema, codec, args.csv,
+                           in.format == FileFormat::kCsv);
+  }
   if (!made.ok()) return WithPath(made.status(), args.output);
   std::unique_ptr<TableWriter> writer = std::move(made).ValueOrDie();
 
@@ -127,10 +153,11 @@ Status RunConvert(const ConvertArgs& args) {
 CommandAction AddConvertCommand(CLI::App* app) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* cmd =
-      app->add_subcommand("convert", "Convert between CSV, Arrow IPC files and Arrow IPC streams");
+      app->add_subcommand("convert",
+                          "Convert between CSV, Arrow IPC files, Arrow IPC streams and Parquet");
   cmd->footer(
       "The output format comes from --to or OUT's extension: .arrow/.feather/.ipc (IPC\n"
-      "file), .arrows/.stream (IPC stream), .csv/.tsv (CSV). OUT is written to a temporary\n"
+      "file), .arrows/.stream (IPC stream), .csv/.tsv (CSV), .parquet. OUT is written to a temporary\n"
       "file beside it and renamed into place at the end, so a failed or interrupted\n"
       "conversion leaves no output. A summary line goes to stderr.\n\n"
       "The CSV options describe the input when it is CSV, else the CSV output. When both\n"
@@ -138,6 +165,7 @@ CommandAction AddConvertCommand(CLI::App* app) {
       "extension, '\"' quotes, a header row, empty NULLs).\n\n"
       "Examples:\n"
       "  quiver convert trips.csv trips.arrow --compression zstd\n"
+      "  quiver convert trips.arrow trips.parquet --compression snappy --row-group-rows 500000\n"
       "  quiver convert trips.arrow trips.arrows --batch-rows 65536\n"
       "  quiver convert raw.tsv typed.arrow --schema \"id:int64,ts:timestamp[us, tz=UTC]\"\n"
       "  quiver convert trips.arrow trips.csv --null NULL\n"
@@ -152,8 +180,18 @@ CommandAction AddConvertCommand(CLI::App* app) {
   cmd->add_option("--to", args->to, "Output format (default: from OUT's extension)")
       ->check(CLI::IsMember(kFormatChoices));
   cmd->add_option("--compression", args->compression,
-                  "Body compression of Arrow IPC output (default none)")
-      ->check(CLI::IsMember({"none", "uncompressed", "lz4", "lz4_frame", "zstd"}));
+                  "Compression of Arrow IPC bodies (none, lz4, zstd; default none) or of Parquet "
+                  "pages (none, snappy, gzip, brotli, lz4, zstd; default zstd)")
+      ->check(CLI::IsMember({"none", "uncompressed", "lz4", "lz4_frame", "lz4_raw", "zstd",
+                             "snappy", "gzip", "brotli"}));
+  cmd->add_option("--row-group-rows", args->row_group_rows,
+                  "Rows per Parquet row group (default 1048576)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--data-page-version", args->data_page_version,
+                  "Parquet data page version, 1 or 2 (default 1)")
+      ->check(CLI::IsMember({1, 2}));
+  cmd->add_flag("--no-dictionary", args->no_dictionary,
+                "Write Parquet values without dictionary encoding");
   cmd->add_option("--batch-rows", args->batch_rows,
                   "Re-slice batches to at most N rows (zero-copy; 0 = keep the input's batches)")
       ->check(CLI::NonNegativeNumber);

@@ -40,9 +40,13 @@ int Main(int argc, char** argv) {
     quiver::cli::CommandAction action = adder(&app);
     actions.emplace_back(app.get_subcommands({}).back(), std::move(action));
   };
+  add(&quiver::cli::AddSqlCommand);
   add(&quiver::cli::AddCatCommand);
   add(&quiver::cli::AddConvertCommand);
   add(&quiver::cli::AddDemoCommand);
+  add(&quiver::cli::AddParquetMetaCommand);
+  add(&quiver::cli::AddGenCommand);
+  add(&quiver::cli::AddSltCommand);
 
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show help for quiver or one of its commands");
@@ -80,7 +84,8 @@ int Main(int argc, char** argv) {
   for (const auto& [cmd, action] : actions) {
     if (!cmd->parsed()) continue;
     const quiver::Status st = action();
-    if (!st.ok()) return Fail(1, st.message());
+    // An empty message: the command already reported the error itself.
+    if (!st.ok()) return st.message().empty() ? 1 : Fail(1, st.message());
     return 0;
   }
   // No command: show the overview, as `git` does, but signal misuse.

@@ -1,5 +1,15 @@
 // Compression codecs used by file formats: LZ4 frame and ZSTD for Arrow IPC
-// body compression, gzip and zstd for compressed CSV input.
+// body compression, gzip and zstd for compressed CSV input, and the Parquet
+// page codecs: snappy, gzip (zlib or gzip framing, concatenated members),
+// brotli, zstd, raw LZ4 blocks (LZ4_RAW) and the legacy Hadoop-framed LZ4.
+//
+// Hadoop LZ4 framing (Parquet's deprecated "LZ4" codec), repeated until the
+// input ends:
+//   uint32 big-endian  decompressed size of the block
+//   uint32 big-endian  compressed size of the block
+//   raw LZ4 block      (compressed size bytes)
+// Some writers stored plain raw LZ4 (or an LZ4 frame) under that codec id, so
+// kLz4Hadoop falls back to those when the framing does not add up.
 #pragma once
 
 #include <cstdint>
@@ -11,16 +21,26 @@
 
 namespace quiver::compression {
 
-enum class Codec : int8_t { kNone, kLz4Frame, kZstd, kGzip };
+enum class Codec : int8_t {
+  kNone,
+  kLz4Frame,
+  kZstd,
+  kGzip,
+  kSnappy,
+  kBrotli,
+  kLz4Raw,     // one raw LZ4 block (Parquet LZ4_RAW)
+  kLz4Hadoop,  // Hadoop block framing (Parquet's deprecated LZ4); decompression only
+};
 
-// Accepts "none"/"uncompressed", "lz4"/"lz4_frame", "zstd", "gzip"/"gz".
+// Accepts "none"/"uncompressed", "lz4"/"lz4_frame", "zstd", "gzip"/"gz",
+// "snappy", "brotli", "lz4_raw".
 Result<Codec> CodecFromName(std::string_view name);
 const char* CodecName(Codec codec);
 
 // Sniffs gzip (1f 8b) or zstd (28 b5 2f fd) magic; kNone otherwise.
 Codec DetectCodec(const uint8_t* data, int64_t size);
 
-// Default level: zstd 1, gzip 6, lz4 0 (fast).
+// Default level: zstd 1, gzip 6, lz4 0 (fast), brotli 8.
 inline constexpr int kDefaultLevel = -1000;
 
 // One-shot compression into a new buffer.

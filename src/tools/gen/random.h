@@ -24,7 +24,8 @@ class Rng {
   explicit Rng(uint64_t seed) : state_(seed) {}
   // The stream for chunk `chunk` of the table (or table group) `stream`.
   static Rng ForChunk(uint64_t seed, uint64_t stream, uint64_t chunk) {
-    return Rng(Mix64(Mix64(seed + 0x632be59bd9b4e019ULL) ^ Mix64(stream * 0x9e3779b97f4a7c15ULL + chunk)));
+    return Rng(
+        Mix64(Mix64(seed + 0x632be59bd9b4e019ULL) ^ Mix64(stream * 0x9e3779b97f4a7c15ULL + chunk)));
   }
 
   uint64_t Next() { return Mix64(state_ += 0x9e3779b97f4a7c15ULL); }

@@ -1,0 +1,110 @@
+#include "catalog/catalog.h"
+
+namespace quiver {
+
+bool IdentifierEquals(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::map<std::string, std::shared_ptr<const CatalogEntry>>::const_iterator Catalog::Find(
+    const std::string& name) const {
+  auto it = entries_.find(name);
+  if (it != entries_.end()) return it;
+  auto found = entries_.end();
+  for (auto i = entries_.begin(); i != entries_.end(); ++i) {
+    if (IdentifierEquals(i->first, name)) {
+      if (found != entries_.end()) return entries_.end();  // ambiguous
+      found = i;
+    }
+  }
+  return found;
+}
+
+Status Catalog::CreateTable(const std::string& name, std::shared_ptr<TableSource> table,
+                            bool replace) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(name);
+  if (it != entries_.end() && !replace) return Status::Invalid("relation \"{}\" already exists", name);
+  auto entry = std::make_shared<CatalogEntry>();
+  entry->table = std::move(table);
+  entries_[name] = std::move(entry);
+  return Status::OK();
+}
+
+Status Catalog::CreateView(std::shared_ptr<const ViewDefinition> view, bool replace) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(view->name);
+  if (it != entries_.end()) {
+    if (!replace) return Status::Invalid("relation \"{}\" already exists", view->name);
+    if (it->second->table) return Status::Invalid("\"{}\" is not a view", view->name);
+  }
+  auto entry = std::make_shared<CatalogEntry>();
+  const std::string name = view->name;
+  entry->view = std::move(view);
+  entries_[name] = std::move(entry);
+  return Status::OK();
+}
+
+Status Catalog::Drop(const std::string& name, bool is_view, bool if_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = Find(name);
+  const char* what = is_view ? "view" : "table";
+  if (it == entries_.end()) {
+    if (if_exists) return Status::OK();
+    return Status::KeyError("{} \"{}\" does not exist", what, name);
+  }
+  if (is_view && it->second->table) return Status::TypeError("\"{}\" is not a view", name);
+  if (!is_view && it->second->view) return Status::TypeError("\"{}\" is not a table", name);
+  // Indexes go with their table.
+  for (auto i = indexes_.begin(); i != indexes_.end();) {
+    i = i->second == it->first ? indexes_.erase(i) : std::next(i);
+  }
+  entries_.erase(it);
+  return Status::OK();
+}
+
+std::shared_ptr<const CatalogEntry> Catalog::Lookup(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = Find(name);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+Status Catalog::CreateIndex(const std::string& name, const std::string& table, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto t = Find(table);
+  if (t == entries_.end()) return Status::KeyError("relation \"{}\" does not exist", table);
+  if (t->second->view) return Status::TypeError("\"{}\" is not a table", table);
+  const std::string key = name.empty() ? table + "_idx" + std::to_string(indexes_.size()) : name;
+  if (indexes_.count(key) || entries_.count(key)) {
+    if (if_not_exists) return Status::OK();
+    return Status::Invalid("relation \"{}\" already exists", key);
+  }
+  indexes_[key] = t->first;
+  return Status::OK();
+}
+
+Status Catalog::DropIndex(const std::string& name, bool if_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = indexes_.find(name);
+  if (it == indexes_.end()) {
+    if (if_exists) return Status::OK();
+    return Status::KeyError("index \"{}\" does not exist", name);
+  }
+  indexes_.erase(it);
+  return Status::OK();
+}
+
+std::vector<std::string> Catalog::TableNames() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [name, e] : entries_) out.push_back(name);
+  return out;
+}
+
+}  // namespace quiver

@@ -1,0 +1,65 @@
+// The catalog: named tables (in memory or over files) and views.
+//
+// Names are stored as written after PostgreSQL's identifier folding (the
+// parser lower-cases unquoted names). Lookups try the exact name first and
+// then a case-insensitive match, so `SELECT * FROM Lineitem` finds
+// "lineitem" and a file column "L_ORDERKEY" is reachable unquoted.
+//
+// Thread-safety: all methods are thread-safe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "catalog/table_source.h"
+#include "sql/ast.h"
+
+namespace quiver {
+
+struct ViewDefinition {
+  std::string name;
+  std::vector<std::string> columns;  // CREATE VIEW v (a, b): renames
+  std::shared_ptr<const sql::SelectNode> query;
+  std::string text;
+};
+
+struct CatalogEntry {
+  std::shared_ptr<TableSource> table;        // set for tables
+  std::shared_ptr<const ViewDefinition> view;  // set for views
+};
+
+class Catalog {
+ public:
+  // Fails with 'relation "x" already exists' unless `replace`.
+  Status CreateTable(const std::string& name, std::shared_ptr<TableSource> table,
+                     bool replace = false);
+  Status CreateView(std::shared_ptr<const ViewDefinition> view, bool replace = false);
+  // Drops a table (is_view = false) or a view; errors name what is wrong:
+  // 'table "x" does not exist', '"x" is not a view'.
+  Status Drop(const std::string& name, bool is_view, bool if_exists);
+  // Null when absent.
+  std::shared_ptr<const CatalogEntry> Lookup(const std::string& name) const;
+  std::vector<std::string> TableNames() const;
+
+  // Index names (indexes are accepted for compatibility and do nothing:
+  // every query scans columns). Errors as PostgreSQL's.
+  Status CreateIndex(const std::string& name, const std::string& table, bool if_not_exists);
+  Status DropIndex(const std::string& name, bool if_exists);
+
+ private:
+  // Exact, else the unique case-insensitive match; end() when none.
+  std::map<std::string, std::shared_ptr<const CatalogEntry>>::const_iterator Find(
+      const std::string& name) const;
+
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const CatalogEntry>> entries_;  // GUARDED_BY(mu_)
+  std::map<std::string, std::string> indexes_;                           // name -> table; GUARDED_BY(mu_)
+};
+
+// Case-insensitive ASCII comparison of identifiers.
+bool IdentifierEquals(const std::string& a, const std::string& b);
+
+}  // namespace quiver

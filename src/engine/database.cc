@@ -1,0 +1,759 @@
+#include "engine/database.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "columnar/builder.h"
+#include "common/io.h"
+#include "execution/execution_context.h"
+#include "execution/operators/physical_result_collector.h"
+#include "execution/physical_planner.h"
+#include "execution/pipeline.h"
+#include "formats/file_format.h"
+#include "functions/cast.h"
+#include "optimizer/optimizer.h"
+#include "planner/binder.h"
+#include "planner/expression_binder.h"
+#include "sql/parser.h"
+#include "vector/sql_type.h"
+
+namespace quiver {
+
+using plan::BoundQuery;
+using plan::ExprPtr;
+using plan::LogicalOpPtr;
+
+int64_t DefaultMemoryLimit() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(static_cast<double>(pages) * static_cast<double>(page) * 0.8);
+}
+
+Result<int64_t> ParseMemorySize(const std::string& raw) {
+  std::string t;
+  for (char c : raw) {
+    if (c != ' ') t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (t.empty()) return Status::Invalid("empty memory size");
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.')) ++i;
+  if (i == 0) return Status::Invalid("invalid memory size '{}' (examples: 4GB, 512MB, 80%)", raw);
+  const double num = std::stod(t.substr(0, i));
+  const std::string unit = t.substr(i);
+  double mult;
+  if (unit.empty() || unit == "b") {
+    mult = 1;
+  } else if (unit == "k" || unit == "kb" || unit == "kib") {
+    mult = 1024;
+  } else if (unit == "m" || unit == "mb" || unit == "mib") {
+    mult = 1024.0 * 1024;
+  } else if (unit == "g" || unit == "gb" || unit == "gib") {
+    mult = 1024.0 * 1024 * 1024;
+  } else if (unit == "t" || unit == "tb" || unit == "tib") {
+    mult = 1024.0 * 1024 * 1024 * 1024;
+  } else if (unit == "%") {
+    return static_cast<int64_t>(static_cast<double>(DefaultMemoryLimit()) / 0.8 * num / 100);
+  } else {
+    return Status::Invalid("invalid memory size '{}' (examples: 4GB, 512MB, 80%)", raw);
+  }
+  return static_cast<int64_t>(num * mult);
+}
+
+int64_t QueryResult::num_rows() const {
+  int64_t n = 0;
+  for (const auto& b : batches) n += b->num_rows();
+  return n;
+}
+
+std::vector<Value> QueryResult::Row(int64_t r) const {
+  for (const auto& b : batches) {
+    if (r < b->num_rows()) {
+      std::vector<Value> out;
+      for (const auto& c : b->columns()) out.push_back(ValueFromArray(*c, r));
+      return out;
+    }
+    r -= b->num_rows();
+  }
+  return {};
+}
+
+// --- statement execution -------------------------------------------------------------
+
+struct Database::Impl {
+  Database* db;
+
+  int64_t memory_limit() const { return db->memory_limit_; }
+
+  Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state) {
+    if (!db->options_.optimize) return plan;
+    optimizer::OptimizerOptions o;
+    return optimizer::Optimize(std::move(plan), state, o);
+  }
+
+  // Runs a bound query to completion.
+  Result<QueryResult> RunQuery(BoundQuery q, plan::BindState* state, bool profile,
+                               std::string* explain_out = nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, Optimize(std::move(q.plan), state));
+    exec::PhysicalPlanOptions popts;
+    popts.runtime_filters = db->options_.runtime_filters;
+    QUIVER_ASSIGN_OR_RAISE(exec::PhysicalOpPtr physical, exec::CreatePhysicalPlan(*plan, popts));
+    std::vector<FieldRef> fields;
+    for (size_t i = 0; i < q.names.size(); ++i) fields.push_back(field(q.names[i], q.types[i]));
+    auto out_schema = schema(std::move(fields));
+    auto collector = std::make_unique<exec::PhysicalResultCollector>(q.types, out_schema);
+    collector->children().push_back(std::move(physical));
+    auto ctx = std::make_shared<exec::ExecutionContext>(memory_limit(), profile);
+    if (db->options_.threads > 0) ctx->set_num_threads(db->options_.threads);
+    const auto start = std::chrono::steady_clock::now();
+    QUIVER_RETURN_NOT_OK(exec::ExecutePlan(*ctx, collector.get()));
+    QueryResult r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (explain_out) *explain_out = collector->children()[0]->ToString(0, ctx.get());
+    r.schema = out_schema;
+    r.batches = collector->TakeBatches();
+    r.has_rows = true;
+    // Results may share buffers with the query's pool: keep it alive.
+    r.keep_alive = ctx;
+    return r;
+  }
+
+  Result<BoundQuery> BindSelect(const sql::SelectNode& node, plan::BindState* state) {
+    plan::Binder binder(state);
+    return binder.BindQuery(node);
+  }
+
+  Result<QueryResult> ExecuteSelect(const sql::SelectStatement& s, const std::vector<Value>& params) {
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    state.parameters = params;
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.select, &state));
+    return RunQuery(std::move(q), &state, false);
+  }
+
+  static QueryResult Command(std::string tag, int64_t rows = 0) {
+    QueryResult r;
+    r.command_tag = std::move(tag);
+    r.rows_affected = rows;
+    return r;
+  }
+
+  static QueryResult TextResult(const std::string& column, const std::string& text) {
+    QueryResult r;
+    StringBuilder b(utf8());
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t nl = text.find('\n', start);
+      if (nl == std::string::npos) nl = text.size();
+      (void)b.Append(std::string_view(text).substr(start, nl - start));
+      start = nl + 1;
+    }
+    auto a = b.Finish();
+    r.schema = schema({field(column, utf8(), false)});
+    r.batches.push_back(RecordBatch::Make(r.schema, (*a)->length, {*a}));
+    r.has_rows = true;
+    return r;
+  }
+
+  Result<QueryResult> ExecuteExplain(const sql::ExplainStatement& s, const std::vector<Value>& params) {
+    if (s.statement->kind != sql::StatementKind::kSelect) {
+      return Status::Unsupported("EXPLAIN of statements other than SELECT");
+    }
+    const auto& select = static_cast<const sql::SelectStatement&>(*s.statement);
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    state.parameters = params;
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*select.select, &state));
+    if (s.analyze) {
+      std::string text;
+      QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, true, &text));
+      text += fmt::format("Result: {} rows in {:.3f} s\n", r.num_rows(), r.seconds);
+      return TextResult("QUERY PLAN", text);
+    }
+    QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, Optimize(std::move(q.plan), &state));
+    exec::PhysicalPlanOptions popts;
+    popts.runtime_filters = db->options_.runtime_filters;
+    QUIVER_ASSIGN_OR_RAISE(exec::PhysicalOpPtr physical, exec::CreatePhysicalPlan(*plan, popts));
+    std::string text = physical->ToString(0, nullptr);
+    if (s.verbose) text += "\nLogical plan:\n" + plan->ToString();
+    return TextResult("QUERY PLAN", text);
+  }
+
+  // Casts the columns of a query to a table's types for INSERT / CREATE TABLE AS.
+  Result<BoundQuery> ConformToTable(BoundQuery q, const Schema& target, const std::vector<int>& mapping,
+                                    plan::BindState* state, const std::string& table) {
+    const auto bindings = q.plan->GetColumnBindings();
+    std::vector<ExprPtr> exprs;
+    std::vector<std::string> names;
+    std::vector<TypeRef> types;
+    for (int c = 0; c < target.num_fields(); ++c) {
+      const TypeRef& to = target.field(c)->type;
+      const int src = mapping[static_cast<size_t>(c)];
+      ExprPtr e;
+      if (src < 0) {
+        e = plan::MakeConstant(Value::Null(to));
+      } else {
+        e = plan::MakeColumnRef(bindings[static_cast<size_t>(src)], q.types[static_cast<size_t>(src)]);
+        const DataType& from = *q.types[static_cast<size_t>(src)];
+        if (!from.Equals(*to)) {
+          // Assignment casts: what an explicit cast allows within a category.
+          const bool ok = from.id == TypeId::kNull || CanCastImplicitly(from, *to) ||
+                          (CategoryOf(from) == CategoryOf(*to) && CanCast(from, *to)) ||
+                          (to->id == TypeId::kString);
+          if (!ok) {
+            return Status::TypeError(
+                "column \"{}\" is of type {} but expression is of type {} (you will need to rewrite or cast the "
+                "expression)",
+                target.field(c)->name, PgTypeName(*to), PgTypeName(from));
+          }
+          e = plan::MakeCast(std::move(e), to);
+        }
+      }
+      names.push_back(target.field(c)->name);
+      types.push_back(to);
+      exprs.push_back(std::move(e));
+    }
+    auto proj = std::make_unique<plan::LogicalOperator>(plan::LogicalOpType::kProjection);
+    proj->table_index = state->NewTableIndex();
+    proj->expressions = std::move(exprs);
+    proj->children.push_back(std::move(q.plan));
+    BoundQuery out;
+    out.plan = std::move(proj);
+    out.names = std::move(names);
+    out.types = std::move(types);
+    (void)table;
+    return out;
+  }
+
+  Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s, const std::vector<Value>& params) {
+    auto entry = db->catalog_.Lookup(s.table);
+    if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", s.table).WithPosition(s.table_location);
+    auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+    if (table == nullptr) {
+      return Status::Invalid("cannot insert into \"{}\": it is {}", s.table,
+                             entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
+    }
+    const SchemaRef target = table->schema();
+    std::vector<int> mapping(static_cast<size_t>(target->num_fields()), -1);
+    size_t given = static_cast<size_t>(target->num_fields());
+    if (!s.columns.empty()) {
+      given = s.columns.size();
+      for (size_t i = 0; i < s.columns.size(); ++i) {
+        int idx = target->GetFieldIndex(s.columns[i]);
+        if (idx < 0) {
+          for (int f = 0; f < target->num_fields(); ++f) {
+            if (IdentifierEquals(target->field(f)->name, s.columns[i])) idx = f;
+          }
+        }
+        if (idx < 0) {
+          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i], s.table);
+        }
+        mapping[static_cast<size_t>(idx)] = static_cast<int>(i);
+      }
+    } else {
+      for (size_t i = 0; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i);
+    }
+    if (s.source == nullptr) return Status::Unsupported("INSERT ... DEFAULT VALUES");
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    state.parameters = params;
+    plan::Binder binder(&state);
+    if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty() &&
+        s.source->values[0].size() == given) {
+      std::vector<TypeRef> targets(given);
+      for (size_t c = 0; c < mapping.size(); ++c) {
+        if (mapping[c] >= 0) targets[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
+      }
+      binder.SetValuesTargetTypes(std::move(targets));
+    }
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindQuery(*s.source));
+    if (q.types.size() > given) return Status::Invalid("INSERT has more expressions than target columns");
+    if (q.types.size() < given) {
+      if (!s.columns.empty()) return Status::Invalid("INSERT has more target columns than expressions");
+      for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
+    }
+    QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, s.table));
+    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
+    const int64_t n = r.num_rows();
+    // Re-own the rows in the default pool (the query's pool goes away).
+    std::vector<RecordBatchRef> batches;
+    for (const auto& b : r.batches) {
+      std::vector<ArrayRef> cols;
+      for (const auto& c : b->columns()) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({c}, DefaultMemoryPool()));
+        cols.push_back(copy);
+      }
+      batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
+    }
+    QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
+    return Command(fmt::format("INSERT 0 {}", n), n);
+  }
+
+  Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s, const std::vector<Value>& params) {
+    if (db->catalog_.Lookup(s.name) != nullptr) {
+      if (s.if_not_exists) return Command("CREATE TABLE");
+      return Status::Invalid("relation \"{}\" already exists", s.name).WithPosition(s.name_location);
+    }
+    if (s.as_select) {
+      plan::BindState state;
+      state.catalog = &db->catalog_;
+      state.parameters = params;
+      QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.as_select, &state));
+      std::vector<FieldRef> fields;
+      for (size_t i = 0; i < q.names.size(); ++i) {
+        TypeRef t = q.types[i]->id == TypeId::kNull ? utf8() : q.types[i];
+        fields.push_back(field(i < s.as_columns.size() ? s.as_columns[i] : q.names[i], t));
+      }
+      auto target = schema(std::move(fields));
+      std::vector<int> mapping;
+      for (size_t i = 0; i < q.types.size(); ++i) mapping.push_back(static_cast<int>(i));
+      QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, s.name));
+      QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
+      auto table = std::make_shared<MemoryTable>(s.name, target);
+      std::vector<RecordBatchRef> batches;
+      for (const auto& b : r.batches) {
+        std::vector<ArrayRef> cols;
+        for (const auto& c : b->columns()) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({c}, DefaultMemoryPool()));
+          cols.push_back(copy);
+        }
+        batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
+      }
+      const int64_t n = r.num_rows();
+      QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
+      QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
+      return Command(fmt::format("SELECT {}", n), n);
+    }
+    std::vector<FieldRef> fields;
+    for (const auto& c : s.columns) {
+      for (const auto& f : fields) {
+        if (f->name == c.name) {
+          return Status::Invalid("column \"{}\" specified more than once", c.name).WithPosition(c.location);
+        }
+      }
+      auto t = TypeFromSqlName(c.type.name, c.type.modifiers);
+      if (!t.ok()) return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
+      if (c.type.is_array) return Status::Unsupported("array columns").WithPosition(c.location);
+      TypeRef type = *t;
+      if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty()) type = decimal128(kMaxDecimalPrecision, 6);
+      fields.push_back(field(c.name, type, !c.not_null));
+    }
+    auto table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
+    QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
+    return Command("CREATE TABLE");
+  }
+
+  Result<QueryResult> ExecuteCreateView(const sql::CreateViewStatement& s) {
+    // Bind once to report errors now rather than at first use.
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.query, &state));
+    if (s.columns.size() > q.names.size()) {
+      return Status::Invalid("CREATE VIEW specifies more column names than columns");
+    }
+    auto view = std::make_shared<ViewDefinition>();
+    view->name = s.name;
+    view->columns = s.columns;
+    view->query = s.query;
+    view->text = s.text;
+    QUIVER_RETURN_NOT_OK(db->catalog_.CreateView(std::move(view), s.or_replace).WithPosition(s.name_location));
+    return Command("CREATE VIEW");
+  }
+
+  Result<QueryResult> ExecuteDrop(const sql::DropStatement& s) {
+    if (s.object == sql::DropStatement::kIndex) {
+      for (const auto& name : s.names) QUIVER_RETURN_NOT_OK(db->catalog_.DropIndex(name, s.if_exists));
+      return Command("DROP INDEX");
+    }
+    if (s.object == sql::DropStatement::kOther) return Status::Unsupported("DROP of this kind of object");
+    const bool view = s.object == sql::DropStatement::kView;
+    for (const auto& name : s.names) {
+      QUIVER_RETURN_NOT_OK(db->catalog_.Drop(name, view, s.if_exists));
+    }
+    return Command(view ? "DROP VIEW" : "DROP TABLE");
+  }
+
+  // DELETE and UPDATE rewrite the (memory) table from a query over it.
+  Result<QueryResult> RewriteTable(const std::string& name, int location, const sql::ParsedExpr* where,
+                                   const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
+                                   const std::vector<Value>& params) {
+    auto entry = db->catalog_.Lookup(name);
+    if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
+    auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+    if (table == nullptr) return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
+    const SchemaRef target = table->schema();
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    state.parameters = params;
+    plan::Binder binder(&state);
+    // FROM the table.
+    sql::TableRef ref;
+    ref.kind = sql::TableRef::kTable;
+    ref.name = name;
+    ref.location = location;
+    std::vector<std::unique_ptr<sql::TableRef>> from;
+    from.push_back(std::make_unique<sql::TableRef>(std::move(ref)));
+    // Build the query by hand: SELECT <new values> FROM t [WHERE keep].
+    auto node = std::make_shared<sql::SelectNode>();
+    node->from = std::move(from);
+    int64_t affected = 0;
+    // Count affected rows: SELECT count(*) FROM t WHERE cond.
+    {
+      auto count_node = std::make_shared<sql::SelectNode>();
+      auto r2 = std::make_unique<sql::TableRef>();
+      r2->kind = sql::TableRef::kTable;
+      r2->name = name;
+      r2->location = location;
+      count_node->from.push_back(std::move(r2));
+      auto star = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kFunction);
+      star->name = "count";
+      star->star = true;
+      count_node->targets.push_back(std::move(star));
+      count_node->target_aliases.push_back("");
+      if (where) count_node->where = CloneExpr(*where);
+      QUIVER_ASSIGN_OR_RAISE(BoundQuery cq, BindSelect(*count_node, &state));
+      QUIVER_ASSIGN_OR_RAISE(QueryResult cr, RunQuery(std::move(cq), &state, false));
+      affected = cr.Row(0)[0].integer();
+    }
+    for (int c = 0; c < target->num_fields(); ++c) {
+      const std::string& col = target->field(c)->name;
+      const sql::ParsedExpr* new_value = nullptr;
+      if (assignments) {
+        for (const auto& [aname, aexpr] : *assignments) {
+          if (aname == col) new_value = aexpr.get();
+        }
+      }
+      auto colref = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kColumnRef);
+      colref->names = {col};
+      if (new_value == nullptr) {
+        node->targets.push_back(std::move(colref));
+      } else if (where == nullptr) {
+        auto cast = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCast);
+        cast->children.push_back(CloneExpr(*new_value));
+        cast->type_name = TypeNameOf(*target->field(c)->type);
+        node->targets.push_back(std::move(cast));
+      } else {
+        // CASE WHEN (where) IS TRUE THEN new ELSE old END
+        auto kase = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCase);
+        auto test = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kBoolTest);
+        test->name = "true";
+        test->children.push_back(CloneExpr(*where));
+        auto cast = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCast);
+        cast->children.push_back(CloneExpr(*new_value));
+        cast->type_name = TypeNameOf(*target->field(c)->type);
+        kase->children.push_back(std::move(test));
+        kase->children.push_back(std::move(cast));
+        kase->case_else = std::move(colref);
+        node->targets.push_back(std::move(kase));
+      }
+      node->target_aliases.push_back(col);
+    }
+    if (assignments) {
+      for (const auto& [aname, aexpr] : *assignments) {
+        if (target->GetFieldIndex(aname) < 0) {
+          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", aname, name);
+        }
+      }
+    }
+    if (!assignments && where) {
+      // DELETE: keep rows where the condition is not TRUE.
+      auto test = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kBoolTest);
+      test->name = "true";
+      test->negated = true;
+      test->children.push_back(CloneExpr(*where));
+      node->where = std::move(test);
+    } else if (!assignments) {
+      auto f = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kConstant);
+      f->literal = sql::LiteralKind::kBool;
+      f->bval = false;
+      node->where = std::move(f);
+    }
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindQuery(*node));
+    std::vector<int> mapping;
+    for (int c = 0; c < target->num_fields(); ++c) mapping.push_back(c);
+    QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, name));
+    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
+    std::vector<RecordBatchRef> batches;
+    for (const auto& b : r.batches) {
+      std::vector<ArrayRef> cols;
+      for (int c = 0; c < b->num_columns(); ++c) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({b->column(c)}, DefaultMemoryPool()));
+        if (!target->field(c)->nullable && copy->GetNullCount() > 0) {
+          return Status::Invalid("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                                 target->field(c)->name, name);
+        }
+        cols.push_back(copy);
+      }
+      batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
+    }
+    table->Replace(std::move(batches));
+    return Command(fmt::format("{} {}", assignments ? "UPDATE" : "DELETE", affected), affected);
+  }
+
+  static sql::TypeName TypeNameOf(const DataType& t) {
+    sql::TypeName n;
+    switch (t.id) {
+      case TypeId::kBool:
+        n.name = "bool";
+        break;
+      case TypeId::kInt16:
+        n.name = "int2";
+        break;
+      case TypeId::kInt32:
+        n.name = "int4";
+        break;
+      case TypeId::kInt64:
+        n.name = "int8";
+        break;
+      case TypeId::kFloat:
+        n.name = "float4";
+        break;
+      case TypeId::kDouble:
+        n.name = "float8";
+        break;
+      case TypeId::kDecimal128:
+        n.name = "numeric";
+        n.modifiers = {t.precision, t.scale};
+        break;
+      case TypeId::kDate32:
+        n.name = "date";
+        break;
+      case TypeId::kTime64:
+        n.name = "time";
+        break;
+      case TypeId::kTimestamp:
+        n.name = t.timezone.empty() ? "timestamp" : "timestamptz";
+        break;
+      case TypeId::kIntervalMonthDayNano:
+        n.name = "interval";
+        break;
+      case TypeId::kBinary:
+        n.name = "bytea";
+        break;
+      default:
+        n.name = "text";
+        break;
+    }
+    return n;
+  }
+
+  static sql::ExprPtr CloneExpr(const sql::ParsedExpr& e) {
+    auto c = std::make_unique<sql::ParsedExpr>(e.kind, e.location);
+    c->names = e.names;
+    c->name = e.name;
+    for (const auto& ch : e.children) c->children.push_back(ch ? CloneExpr(*ch) : nullptr);
+    c->arg_names = e.arg_names;
+    c->literal = e.literal;
+    c->text = e.text;
+    c->ival = e.ival;
+    c->bval = e.bval;
+    c->param_index = e.param_index;
+    c->type_name = e.type_name;
+    c->negated = e.negated;
+    c->distinct = e.distinct;
+    c->star = e.star;
+    c->symmetric = e.symmetric;
+    if (e.filter) c->filter = CloneExpr(*e.filter);
+    c->has_window = e.has_window;
+    if (e.case_arg) c->case_arg = CloneExpr(*e.case_arg);
+    if (e.case_else) c->case_else = CloneExpr(*e.case_else);
+    c->subquery_kind = e.subquery_kind;
+    c->subquery = e.subquery;
+    return c;
+  }
+
+  Result<QueryResult> ExecuteCopy(const sql::CopyStatement& s, const std::vector<Value>& params) {
+    std::string format;
+    bool header = true;
+    char delimiter = 0;
+    std::string compression;
+    for (const auto& o : s.options) {
+      std::string v = o.value;
+      for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (o.name == "format") {
+        format = v;
+      } else if (o.name == "header") {
+        header = v.empty() || v == "true" || v == "on" || v == "1";
+      } else if (o.name == "delimiter") {
+        if (o.value.size() != 1) return Status::Invalid("COPY delimiter must be a single one-byte character");
+        delimiter = o.value[0];
+      } else if (o.name == "compression" || o.name == "codec") {
+        compression = v;
+      } else {
+        return Status::Invalid("COPY option \"{}\" is not recognized", o.name);
+      }
+    }
+    if (s.file.empty()) return Status::Unsupported("COPY to or from STDIN/STDOUT");
+    if (s.is_from) {
+      // COPY table FROM 'file'
+      auto entry = db->catalog_.Lookup(s.table);
+      if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", s.table);
+      auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+      if (table == nullptr) return Status::Invalid("cannot COPY into \"{}\"", s.table);
+      FileTableOptions options;
+      if (!format.empty()) {
+        QUIVER_ASSIGN_OR_RAISE(options.format, formats::ParseFileFormat(format));
+      }
+      options.csv.read.header = header;
+      if (delimiter) options.csv.parse.delimiter = delimiter;
+      // Column types come from the table: no inference.
+      for (const auto& f : table->schema()->fields) options.csv.convert.column_types.emplace_back(f->name, f->type);
+      QUIVER_ASSIGN_OR_RAISE(auto files, FileTable::Open(s.file, s.file, options));
+      QUIVER_ASSIGN_OR_RAISE(auto plan, files->Plan([&] {
+        ScanRequest r;
+        for (int i = 0; i < files->schema()->num_fields(); ++i) r.columns.push_back(i);
+        return r;
+      }()));
+      std::vector<RecordBatchRef> batches;
+      int64_t n = 0;
+      for (int64_t u = 0; u < plan->num_units(); ++u) {
+        QUIVER_ASSIGN_OR_RAISE(auto b, plan->ReadUnit(u));
+        batches.push_back(b);
+      }
+      if (RecordBatchReader* stream = plan->stream()) {
+        for (;;) {
+          RecordBatchRef b;
+          QUIVER_RETURN_NOT_OK(stream->ReadNext(&b));
+          if (!b) break;
+          batches.push_back(b);
+        }
+      }
+      // Conform to the table's schema by name/position.
+      std::vector<RecordBatchRef> conformed;
+      const SchemaRef target = table->schema();
+      for (const auto& b : batches) {
+        if (b->num_columns() != target->num_fields()) {
+          return Status::Invalid("{}: has {} columns, table \"{}\" has {}", s.file, b->num_columns(), s.table,
+                                 target->num_fields());
+        }
+        std::vector<ArrayRef> cols;
+        for (int c = 0; c < b->num_columns(); ++c) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, CastArray(b->column(c), target->field(c)->type, DefaultMemoryPool()));
+          cols.push_back(a);
+        }
+        n += b->num_rows();
+        conformed.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
+      }
+      QUIVER_RETURN_NOT_OK(table->Append(std::move(conformed)));
+      return Command(fmt::format("COPY {}", n), n);
+    }
+    // COPY (query) TO / COPY table TO.
+    std::shared_ptr<sql::SelectNode> node = s.query;
+    if (!node) {
+      node = std::make_shared<sql::SelectNode>();
+      auto ref = std::make_unique<sql::TableRef>();
+      ref->kind = sql::TableRef::kTable;
+      ref->name = s.table;
+      node->from.push_back(std::move(ref));
+      if (s.columns.empty()) {
+        node->targets.push_back(std::make_unique<sql::ParsedExpr>(sql::ExprKind::kStar));
+        node->target_aliases.push_back("");
+      } else {
+        for (const auto& c : s.columns) {
+          auto col = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kColumnRef);
+          col->names = {c};
+          node->targets.push_back(std::move(col));
+          node->target_aliases.push_back("");
+        }
+      }
+    }
+    plan::BindState state;
+    state.catalog = &db->catalog_;
+    state.parameters = params;
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
+    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
+    formats::FileFormat fmt_id = formats::FormatFromExtension(s.file);
+    if (!format.empty()) {
+      QUIVER_ASSIGN_OR_RAISE(fmt_id, formats::ParseFileFormat(format));
+    }
+    if (fmt_id == formats::FileFormat::kAuto) fmt_id = formats::FileFormat::kCsv;
+    formats::WriteOptions wopts;
+    wopts.csv.header = header;
+    if (delimiter) wopts.csv.delimiter = delimiter;
+    if (!compression.empty() && compression != "none" && compression != "uncompressed") {
+      QUIVER_ASSIGN_OR_RAISE(wopts.codec, compression::CodecFromName(compression));
+    }
+    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
+    QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(fmt_id, s.file, file.get(), r.schema, wopts));
+    for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->Write(*b));
+    QUIVER_RETURN_NOT_OK(writer->Close());
+    QUIVER_RETURN_NOT_OK(file->Commit());
+    const int64_t n = r.num_rows();
+    return Command(fmt::format("COPY {}", n), n);
+  }
+
+  Result<QueryResult> ExecuteStatement(sql::Statement& stmt, const std::vector<Value>& params) {
+    switch (stmt.kind) {
+      case sql::StatementKind::kSelect:
+        return ExecuteSelect(static_cast<sql::SelectStatement&>(stmt), params);
+      case sql::StatementKind::kExplain:
+        return ExecuteExplain(static_cast<sql::ExplainStatement&>(stmt), params);
+      case sql::StatementKind::kInsert:
+        return ExecuteInsert(static_cast<sql::InsertStatement&>(stmt), params);
+      case sql::StatementKind::kCreateTable:
+        return ExecuteCreateTable(static_cast<sql::CreateTableStatement&>(stmt), params);
+      case sql::StatementKind::kCreateView:
+        return ExecuteCreateView(static_cast<sql::CreateViewStatement&>(stmt));
+      case sql::StatementKind::kDrop:
+        return ExecuteDrop(static_cast<sql::DropStatement&>(stmt));
+      case sql::StatementKind::kCopy:
+        return ExecuteCopy(static_cast<sql::CopyStatement&>(stmt), params);
+      case sql::StatementKind::kSet:
+        return Command("SET");
+      case sql::StatementKind::kTransaction: {
+        const auto& t = static_cast<sql::TransactionStatement&>(stmt);
+        if (t.what == "rollback") {
+          return Status::Unsupported("ROLLBACK (every statement commits on its own; there is nothing to roll back)");
+        }
+        return Command(t.what == "begin" ? "BEGIN" : "COMMIT");
+      }
+      case sql::StatementKind::kCreateIndex: {
+        const auto& c = static_cast<sql::CreateIndexStatement&>(stmt);
+        QUIVER_RETURN_NOT_OK(db->catalog_.CreateIndex(c.name, c.table, c.if_not_exists).WithPosition(c.table_location));
+        return Command("CREATE INDEX");
+      }
+      case sql::StatementKind::kUpdate: {
+        auto& u = static_cast<sql::UpdateStatement&>(stmt);
+        return RewriteTable(u.table, u.table_location, u.where.get(), &u.assignments, params);
+      }
+      case sql::StatementKind::kDelete: {
+        auto& d = static_cast<sql::DeleteStatement&>(stmt);
+        return RewriteTable(d.table, d.table_location, d.where.get(), nullptr, params);
+      }
+    }
+    return Status::Unsupported("this statement");
+  }
+};
+
+Database::Database(DatabaseOptions options)
+    : impl_(std::make_unique<Impl>()), options_(options) {
+  impl_->db = this;
+  memory_limit_ = options.memory_limit >= 0 ? options.memory_limit : DefaultMemoryLimit();
+}
+
+Database::~Database() = default;
+
+Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql, const std::vector<Value>& params) {
+  auto parsed = sql::Parse(sql);
+  if (!parsed.ok()) return parsed.status();
+  std::vector<QueryResult> results;
+  for (auto& stmt : *parsed) {
+    auto r = impl_->ExecuteStatement(*stmt, params);
+    // Node locations, and so error positions, are offsets into `sql`.
+    if (!r.ok()) return r.status();
+    results.push_back(std::move(r).ValueOrDie());
+  }
+  return results;
+}
+
+Result<QueryResult> Database::Execute(const std::string& sql, const std::vector<Value>& params) {
+  QUIVER_ASSIGN_OR_RAISE(auto results, ExecuteScript(sql, params));
+  if (results.size() != 1) {
+    return Status::Invalid("expected one statement, got {}", results.size());
+  }
+  return std::move(results[0]);
+}
+
+}  // namespace quiver

@@ -1,0 +1,64 @@
+// Hash aggregation (GROUP BY, DISTINCT, and aggregates without GROUP BY).
+//
+// Each thread aggregates into its own table; Combine merges the tables;
+// Finalize turns groups and states into columns, which the operator then
+// serves as a source.
+//
+// Table layout (GroupTable in the .cc): a group's key is serialized into
+// bytes (per column: a NULL byte, then the fixed-width value or a 4-byte
+// length and the bytes); groups are found by open addressing on the key's
+// XXH3 hash. Every group has one row of aggregate states (all aggregates'
+// states side by side, 16-byte aligned); update calls get one state pointer
+// per input row.
+//
+// DISTINCT aggregates keep, per thread, the set of (group key, value) pairs
+// seen; the sets are merged and fed to the aggregate once at Finalize, so
+// every value is counted once across threads.
+#pragma once
+
+#include <vector>
+
+#include "execution/physical_operator.h"
+#include "functions/function.h"
+
+namespace quiver::exec {
+
+struct AggregateSpec {
+  const AggregateFunction* function = nullptr;
+  std::vector<int> args;  // input columns
+  std::vector<TypeRef> arg_types;
+  bool distinct = false;
+  int filter = -1;        // input column of a FILTER (WHERE ...) predicate, or -1
+  TypeRef type;           // result type
+  std::string name;
+};
+
+class PhysicalHashAggregate final : public PhysicalOperator {
+ public:
+  PhysicalHashAggregate(std::vector<TypeRef> types, std::vector<int> groups, std::vector<AggregateSpec> aggregates);
+  // The sink state points into aggregates_: free it while they still exist.
+  ~PhysicalHashAggregate() override { sink_state.reset(); }
+
+  bool IsSink() const override { return true; }
+  Result<std::unique_ptr<GlobalSinkState>> GetGlobalSinkState(ExecutionContext& ctx) const override;
+  Result<std::unique_ptr<LocalSinkState>> GetLocalSinkState(ExecutionContext& ctx, GlobalSinkState& gstate,
+                                                            int input_index) const override;
+  Status Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState& gstate,
+              LocalSinkState& lstate) const override;
+  Status Combine(ExecutionContext& ctx, GlobalSinkState& gstate, LocalSinkState& lstate) const override;
+  Status Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const override;
+
+  bool IsSource() const override { return true; }
+  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(ExecutionContext& ctx) const override;
+  Result<SourceResult> GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
+                               LocalSourceState& lstate) const override;
+  std::string ParamsToString() const override;
+
+ private:
+  std::vector<int> groups_;
+  std::vector<AggregateSpec> aggregates_;
+  std::vector<int> state_offsets_;
+  int row_size_ = 0;
+};
+
+}  // namespace quiver::exec

@@ -1,0 +1,435 @@
+#include "execution/operators/physical_hash_join.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "common/thread_pool.h"
+#include "execution/expression_executor.h"
+#include "execution/hash_util.h"
+#include "execution/operators/physical_result_collector.h"
+#include "execution/pipeline.h"
+#include "functions/kernel_util.h"
+
+namespace quiver::exec {
+
+using plan::JoinType;
+
+namespace {
+
+struct BuildGlobal : GlobalSinkState {
+  std::mutex mu;
+  std::vector<std::vector<ArrayRef>> parts;  // per sunk chunk: dense columns
+  // After Finalize:
+  std::vector<ArrayRef> columns;  // num_rows + 1 slots (the last is all NULL)
+  int64_t num_rows = 0;
+  std::vector<uint32_t> buckets;  // row + 1
+  std::vector<uint32_t> next;     // row + 1
+  std::vector<uint64_t> hashes;
+  uint64_t mask = 0;
+  bool has_null_key = false;  // some row has a NULL key (null-aware joins)
+};
+
+struct BuildLocal : LocalSinkState {
+  std::vector<std::vector<ArrayRef>> parts;
+};
+
+struct ProbeState : OperatorState {
+  // Per input chunk.
+  bool started = false;
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> ptr;       // current chain position (row + 1) per probe row
+  std::vector<uint32_t> active;    // probe rows still walking
+  std::vector<uint8_t> matched;    // per probe row: a passing partner was found
+  std::vector<uint8_t> mark_null;  // mark joins: an unknown comparison was seen
+  std::vector<uint32_t> out_probe, out_build;  // pairs to emit
+  size_t emitted = 0;
+  bool done = false;  // all chains walked for this chunk
+  std::unique_ptr<ExpressionExecutor> residual;
+  std::vector<uint32_t> cand_probe, cand_build, pass;
+  std::vector<uint8_t> equal;
+};
+
+Result<std::vector<ArrayRef>> Dense(const DataChunk& chunk, MemoryPool* pool) { return FlattenChunk(chunk, pool); }
+
+}  // namespace
+
+std::string PhysicalHashJoin::ParamsToString() const {
+  std::string s = plan::JoinTypeName(spec_.type);
+  if (spec_.null_aware) s += " (null-aware)";
+  for (size_t i = 0; i < spec_.probe_keys.size(); ++i) {
+    s += fmt::format(" #{} {} #{}", spec_.probe_keys[i], spec_.nulls_equal[i] ? "IS NOT DISTINCT FROM" : "=",
+                     spec_.build_keys[i]);
+  }
+  if (spec_.residual) s += " WHERE " + spec_.residual->ToString();
+  if (sink_state) {
+    auto& g = static_cast<BuildGlobal&>(*sink_state);
+    s += fmt::format(" build_rows={}", g.num_rows);
+  }
+  return s;
+}
+
+void PhysicalHashJoin::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
+  current->operators.insert(current->operators.begin(), this);
+  Pipeline* build = builder->NewPipeline(this, 0, current);
+  children_[1]->BuildPipelines(build, builder);
+  children_[0]->BuildPipelines(current, builder);
+}
+
+Result<std::unique_ptr<GlobalSinkState>> PhysicalHashJoin::GetGlobalSinkState(ExecutionContext&) const {
+  return std::unique_ptr<GlobalSinkState>(new BuildGlobal());
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalHashJoin::GetLocalSinkState(ExecutionContext&, GlobalSinkState&,
+                                                                            int) const {
+  return std::unique_ptr<LocalSinkState>(new BuildLocal());
+}
+
+Status PhysicalHashJoin::Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState&,
+                              LocalSinkState& lstate) const {
+  auto& l = static_cast<BuildLocal&>(lstate);
+  QUIVER_ASSIGN_OR_RAISE(auto cols, Dense(input, ctx.pool()));
+  l.parts.push_back(std::move(cols));
+  return Status::OK();
+}
+
+Status PhysicalHashJoin::Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const {
+  auto& g = static_cast<BuildGlobal&>(gstate);
+  auto& l = static_cast<BuildLocal&>(lstate);
+  std::lock_guard<std::mutex> lock(g.mu);
+  for (auto& p : l.parts) g.parts.push_back(std::move(p));
+  return Status::OK();
+}
+
+Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
+  auto& g = static_cast<BuildGlobal&>(gstate);
+  int64_t n = 0;
+  for (const auto& p : g.parts) n += p.empty() ? 0 : p[0]->length;
+  if (n >= (int64_t{1} << 32) - 2) return Status::Unsupported("hash join build side of more than 4G rows");
+  g.num_rows = n;
+  // Concatenate each column, with a trailing NULL row.
+  const size_t ncols = build_types_.size();
+  g.columns.resize(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    std::vector<ArrayRef> pieces;
+    for (const auto& p : g.parts) pieces.push_back(p[c]);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(build_types_[c], 1, ctx.pool()));
+    pieces.push_back(null_row);
+    QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
+  }
+  g.parts.clear();
+  // Hash the keys (in parallel slices).
+  g.hashes.assign(static_cast<size_t>(n), 0);
+  std::vector<uint8_t> null_key(static_cast<size_t>(n), 0);
+  const int64_t slice = 1 << 16;
+  const int64_t slices = (n + slice - 1) / slice;
+  QUIVER_RETURN_NOT_OK(ParallelFor(slices, [&](int64_t s) -> Status {
+    const int64_t begin = s * slice, len = std::min(slice, n - begin);
+    for (size_t k = 0; k < spec_.build_keys.size(); ++k) {
+      const ArrayRef& col = g.columns[static_cast<size_t>(spec_.build_keys[k])];
+      ArrayRef part = col->Slice(begin, len);
+      VectorRef v{part.get(), nullptr, false};
+      HashVector(v, len, g.hashes.data() + begin, k > 0);
+      if (!spec_.nulls_equal[k] && part->MayHaveNulls()) {
+        for (int64_t i = 0; i < len; ++i) {
+          if (part->IsNull(i)) null_key[static_cast<size_t>(begin + i)] = 1;
+        }
+      }
+    }
+    return Status::OK();
+  }));
+  // Buckets.
+  uint64_t cap = 1024;
+  while (cap < static_cast<uint64_t>(n) * 2) cap <<= 1;
+  g.mask = cap - 1;
+  g.buckets.assign(cap, 0);
+  g.next.assign(static_cast<size_t>(n), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (null_key[static_cast<size_t>(i)]) {
+      g.has_null_key = true;
+      continue;
+    }
+    uint32_t& head = g.buckets[g.hashes[static_cast<size_t>(i)] & g.mask];
+    g.next[static_cast<size_t>(i)] = head;
+    head = static_cast<uint32_t>(i + 1);
+  }
+  // Runtime filter over the first key.
+  if (spec_.runtime_filter) {
+    RuntimeFilter& f = *spec_.runtime_filter;
+    const ArrayData& key = *g.columns[static_cast<size_t>(spec_.build_keys[0])];
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    auto value = [&](int64_t i) -> int64_t {
+      switch (key.type->id) {
+        case TypeId::kInt16:
+          return key.GetValues<int16_t>(1)[i];
+        case TypeId::kInt32:
+        case TypeId::kDate32:
+          return key.GetValues<int32_t>(1)[i];
+        default:
+          return key.GetValues<int64_t>(1)[i];
+      }
+    };
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (null_key[static_cast<size_t>(i)] || key.IsNull(i)) continue;
+      const int64_t v = value(i);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      ++count;
+    }
+    f.empty = count == 0;
+    f.min = lo;
+    f.max = hi;
+    // A bitmap when the range is at most 64x the key count (and 256 Mbit).
+    if (count > 0) {
+      const uint64_t range = static_cast<uint64_t>(hi - lo) + 1;
+      if (range <= static_cast<uint64_t>(count) * 64 && range <= (uint64_t{1} << 28)) {
+        f.bitmap.assign((range + 63) / 64, 0);
+        for (int64_t i = 0; i < n; ++i) {
+          if (null_key[static_cast<size_t>(i)] || key.IsNull(i)) continue;
+          const uint64_t off = static_cast<uint64_t>(value(i) - lo);
+          f.bitmap[off >> 6] |= uint64_t{1} << (off & 63);
+        }
+      }
+    }
+    f.ready = true;
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::GetOperatorState(ExecutionContext& ctx) const {
+  auto s = std::make_unique<ProbeState>();
+  if (spec_.residual) s->residual = std::make_unique<ExpressionExecutor>(&ctx, spec_.residual.get());
+  return std::unique_ptr<OperatorState>(std::move(s));
+}
+
+Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
+                                                 OperatorState& state) const {
+  auto& g = static_cast<BuildGlobal&>(*sink_state);
+  auto& s = static_cast<ProbeState&>(state);
+  const int64_t n = input.num_rows;
+  const JoinType type = spec_.type;
+  const size_t nkeys = spec_.probe_keys.size();
+  std::vector<VectorRef> keys(nkeys);
+  for (size_t k = 0; k < nkeys; ++k) {
+    keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(), input.sel_data(), false};
+  }
+
+  if (!s.started) {
+    s.started = true;
+    s.done = false;
+    s.emitted = 0;
+    s.out_probe.clear();
+    s.out_build.clear();
+    s.hashes.resize(static_cast<size_t>(n));
+    s.ptr.assign(static_cast<size_t>(n), 0);
+    s.matched.assign(static_cast<size_t>(n), 0);
+    s.mark_null.assign(static_cast<size_t>(n), 0);
+    s.active.clear();
+    for (size_t k = 0; k < nkeys; ++k) HashVector(keys[k], n, s.hashes.data(), k > 0);
+    // Rows with a NULL key (compared with =) have no partner.
+    std::vector<uint8_t> null_key(static_cast<size_t>(n), 0);
+    for (size_t k = 0; k < nkeys; ++k) {
+      if (spec_.nulls_equal[k]) continue;
+      kernels::ValidAccess valid(keys[k]);
+      if (valid.always_valid()) continue;
+      for (int64_t i = 0; i < n; ++i) {
+        if (!valid(i)) null_key[static_cast<size_t>(i)] = 1;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (null_key[static_cast<size_t>(i)]) {
+        if (spec_.null_aware && g.num_rows > 0) s.mark_null[static_cast<size_t>(i)] = 1;
+        continue;
+      }
+      const uint32_t head = g.buckets[s.hashes[static_cast<size_t>(i)] & g.mask];
+      if (head != 0) {
+        s.ptr[static_cast<size_t>(i)] = head;
+        s.active.push_back(static_cast<uint32_t>(i));
+      }
+    }
+    // Walk all chains in lockstep.
+    const bool stop_at_first = type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
+    while (!s.active.empty()) {
+      s.cand_probe.clear();
+      s.cand_build.clear();
+      std::vector<uint32_t> still;
+      still.reserve(s.active.size());
+      for (uint32_t i : s.active) {
+        const uint32_t row = s.ptr[i] - 1;
+        if (g.hashes[row] == s.hashes[i]) {
+          s.cand_probe.push_back(i);
+          s.cand_build.push_back(row);
+        }
+        s.ptr[i] = g.next[row];
+        if (s.ptr[i] != 0) still.push_back(i);
+      }
+      s.active.swap(still);
+      if (s.cand_probe.empty()) continue;
+      const int64_t m = static_cast<int64_t>(s.cand_probe.size());
+      s.equal.assign(static_cast<size_t>(m), 1);
+      for (size_t k = 0; k < nkeys; ++k) {
+        CompareRows(keys[k], s.cand_probe.data(), *g.columns[static_cast<size_t>(spec_.build_keys[k])],
+                    s.cand_build.data(), m, spec_.nulls_equal[k], s.equal.data());
+      }
+      // Keep equal pairs.
+      int64_t kept = 0;
+      for (int64_t c = 0; c < m; ++c) {
+        if (s.equal[static_cast<size_t>(c)]) {
+          s.cand_probe[static_cast<size_t>(kept)] = s.cand_probe[static_cast<size_t>(c)];
+          s.cand_build[static_cast<size_t>(kept)] = s.cand_build[static_cast<size_t>(c)];
+          ++kept;
+        }
+      }
+      s.cand_probe.resize(static_cast<size_t>(kept));
+      s.cand_build.resize(static_cast<size_t>(kept));
+      if (kept == 0) continue;
+      if (s.residual) {
+        // Evaluate the residual on the candidate pairs.
+        DataChunk pairs;
+        pairs.num_rows = kept;
+        const uint32_t* isel = input.sel_data();
+        std::vector<uint32_t> probe_slots(static_cast<size_t>(kept));
+        for (int64_t c = 0; c < kept; ++c) {
+          const uint32_t r = s.cand_probe[static_cast<size_t>(c)];
+          probe_slots[static_cast<size_t>(c)] = isel ? isel[r] : r;
+        }
+        for (const auto& col : input.columns) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), kept, ctx.pool()));
+          pairs.columns.push_back(std::move(a));
+        }
+        for (const auto& col : g.columns) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, s.cand_build.data(), kept, ctx.pool()));
+          pairs.columns.push_back(std::move(a));
+        }
+        s.pass.resize(static_cast<size_t>(kept));
+        QUIVER_ASSIGN_OR_RAISE(int64_t np, s.residual->Select(pairs, s.pass.data()));
+        for (int64_t c = 0; c < np; ++c) {
+          s.cand_probe[static_cast<size_t>(c)] = s.cand_probe[s.pass[static_cast<size_t>(c)]];
+          s.cand_build[static_cast<size_t>(c)] = s.cand_build[s.pass[static_cast<size_t>(c)]];
+        }
+        s.cand_probe.resize(static_cast<size_t>(np));
+        s.cand_build.resize(static_cast<size_t>(np));
+        kept = np;
+      }
+      for (int64_t c = 0; c < kept; ++c) {
+        const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
+        if (type == JoinType::kSingle && s.matched[i]) {
+          return Status::Invalid("more than one row returned by a subquery used as an expression");
+        }
+        s.matched[i] = 1;
+        if (type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle) {
+          s.out_probe.push_back(i);
+          s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
+        }
+      }
+      if (stop_at_first) {
+        std::vector<uint32_t> keep;
+        for (uint32_t i : s.active) {
+          if (!s.matched[i]) keep.push_back(i);
+        }
+        s.active.swap(keep);
+      }
+    }
+    // Unmatched rows of outer joins get the NULL build row.
+    if (type == JoinType::kLeft || type == JoinType::kSingle) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!s.matched[static_cast<size_t>(i)]) {
+          s.out_probe.push_back(static_cast<uint32_t>(i));
+          s.out_build.push_back(static_cast<uint32_t>(g.num_rows));
+        }
+      }
+      // Keep probe order (stable by probe row) so results follow the input.
+      std::vector<size_t> order(s.out_probe.size());
+      for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return s.out_probe[a] < s.out_probe[b]; });
+      std::vector<uint32_t> p2(order.size()), b2(order.size());
+      for (size_t k = 0; k < order.size(); ++k) {
+        p2[k] = s.out_probe[order[k]];
+        b2[k] = s.out_build[order[k]];
+      }
+      s.out_probe.swap(p2);
+      s.out_build.swap(b2);
+    }
+  }
+
+  // Semi / anti / mark: one output per input chunk, no copying of columns.
+  if (type == JoinType::kSemi || type == JoinType::kAnti) {
+    s.started = false;
+    std::vector<uint32_t> rows;
+    const bool build_empty = g.num_rows == 0;
+    for (int64_t i = 0; i < n; ++i) {
+      bool keep = s.matched[static_cast<size_t>(i)] != 0;
+      if (type == JoinType::kAnti) {
+        keep = !keep;
+        if (spec_.null_aware && !build_empty && (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+          keep = false;  // x NOT IN (..., NULL) / NULL NOT IN (...) is never TRUE
+        }
+      }
+      if (keep) rows.push_back(static_cast<uint32_t>(i));
+    }
+    out->columns = input.columns;
+    out->num_rows = static_cast<int64_t>(rows.size());
+    auto sel = std::make_shared<SelectionVector>(out->num_rows);
+    const uint32_t* isel = input.sel_data();
+    for (size_t k = 0; k < rows.size(); ++k) sel->data()[k] = isel ? isel[rows[k]] : rows[k];
+    out->sel = std::move(sel);
+    return OperatorResult::kNeedMoreInput;
+  }
+  if (type == JoinType::kMark) {
+    s.started = false;
+    QUIVER_ASSIGN_OR_RAISE(auto bits, kernels::AllocateBitmap(n, ctx.pool()));
+    QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, ctx.pool()));
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (s.matched[static_cast<size_t>(i)]) {
+        bit_util::SetBit(bits->mutable_data(), i);
+        bit_util::SetBit(validity->mutable_data(), i);
+      } else if (spec_.null_aware && g.num_rows > 0 && (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+        ++nulls;
+      } else {
+        bit_util::SetBit(validity->mutable_data(), i);
+      }
+    }
+    out->columns = input.columns;
+    out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+    // The mark column is dense while the others are read through the
+    // selection: flatten the inputs so one selection serves all.
+    if (input.sel) {
+      out->columns.pop_back();
+      QUIVER_ASSIGN_OR_RAISE(auto dense, FlattenChunk(input, ctx.pool()));
+      out->columns = std::move(dense);
+      out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+    }
+    out->num_rows = n;
+    return OperatorResult::kNeedMoreInput;
+  }
+
+  // Inner / left / single: emit pairs in slices.
+  const size_t total = s.out_probe.size();
+  const size_t take = std::min<size_t>(static_cast<size_t>(kVectorSize), total - s.emitted);
+  if (take > 0) {
+    const uint32_t* isel = input.sel_data();
+    std::vector<uint32_t> probe_slots(take);
+    for (size_t k = 0; k < take; ++k) {
+      const uint32_t r = s.out_probe[s.emitted + k];
+      probe_slots[k] = isel ? isel[r] : r;
+    }
+    for (const auto& col : input.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), static_cast<int64_t>(take), ctx.pool()));
+      out->columns.push_back(std::move(a));
+    }
+    for (const auto& col : g.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, s.out_build.data() + s.emitted,
+                                                         static_cast<int64_t>(take), ctx.pool()));
+      out->columns.push_back(std::move(a));
+    }
+    out->num_rows = static_cast<int64_t>(take);
+  }
+  s.emitted += take;
+  if (s.emitted < total) return OperatorResult::kHaveMoreOutput;
+  s.started = false;
+  return OperatorResult::kNeedMoreInput;
+}
+
+}  // namespace quiver::exec

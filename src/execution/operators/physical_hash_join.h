@@ -1,0 +1,70 @@
+// Hash join: the right child is the build side (sink), the left child's
+// pipeline probes it.
+//
+// Build: threads collect the build rows; Finalize concatenates them (plus
+// one all-NULL row at the end, the "no partner" row for outer joins),
+// hashes the keys and chains rows into buckets (`buckets[h & mask]` ->
+// row + 1, `next[row]` -> the next row + 1). Rows with a NULL key never
+// match, except for keys compared with IS NOT DISTINCT FROM.
+//
+// Probe: per chunk, hash the keys, follow every row's chain in lockstep
+// (one step for all active rows at a time, keys compared column by
+// column), then check the residual predicate on the candidate pairs.
+//
+// Join types: inner, left, semi, anti, mark, single (right and full joins
+// are planned as left joins). Null-aware variants implement NOT IN and IN's
+// NULL semantics over a single key.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "execution/physical_operator.h"
+#include "execution/runtime_filter.h"
+#include "planner/expression.h"
+#include "planner/logical_plan.h"
+
+namespace quiver::exec {
+
+struct HashJoinSpec {
+  plan::JoinType type = plan::JoinType::kInner;
+  std::vector<int> probe_keys;       // columns of the probe (left) input
+  std::vector<int> build_keys;       // columns of the build (right) input
+  std::vector<bool> nulls_equal;     // per key: IS NOT DISTINCT FROM
+  // Over (left columns ++ right columns); must be TRUE for a pair to join.
+  plan::ExprPtr residual;
+  // NOT IN / IN semantics over the (single) key: NULLs make results unknown.
+  bool null_aware = false;
+  std::shared_ptr<RuntimeFilter> runtime_filter;  // published after the build
+};
+
+class PhysicalHashJoin final : public PhysicalOperator {
+ public:
+  PhysicalHashJoin(std::vector<TypeRef> types, HashJoinSpec spec, std::vector<TypeRef> build_types)
+      : PhysicalOperator("HASH_JOIN", std::move(types)), spec_(std::move(spec)), build_types_(std::move(build_types)) {}
+
+  // Build side.
+  bool IsSink() const override { return true; }
+  Result<std::unique_ptr<GlobalSinkState>> GetGlobalSinkState(ExecutionContext& ctx) const override;
+  Result<std::unique_ptr<LocalSinkState>> GetLocalSinkState(ExecutionContext& ctx, GlobalSinkState& gstate,
+                                                            int input_index) const override;
+  Status Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState& gstate,
+              LocalSinkState& lstate) const override;
+  Status Combine(ExecutionContext& ctx, GlobalSinkState& gstate, LocalSinkState& lstate) const override;
+  Status Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const override;
+
+  // Probe side.
+  Result<std::unique_ptr<OperatorState>> GetOperatorState(ExecutionContext& ctx) const override;
+  Result<OperatorResult> Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
+                                 OperatorState& state) const override;
+
+  void BuildPipelines(Pipeline* current, PipelineBuilder* builder) override;
+  std::string ParamsToString() const override;
+  const HashJoinSpec& spec() const { return spec_; }
+
+ private:
+  HashJoinSpec spec_;
+  std::vector<TypeRef> build_types_;
+};
+
+}  // namespace quiver::exec

@@ -1,0 +1,265 @@
+#include "execution/operators/physical_nested_loop_join.h"
+
+#include <mutex>
+
+#include "execution/expression_executor.h"
+#include "execution/operators/physical_result_collector.h"
+#include "execution/pipeline.h"
+#include "functions/kernel_util.h"
+
+namespace quiver::exec {
+
+using plan::JoinType;
+
+namespace {
+
+struct NljGlobal : GlobalSinkState {
+  std::mutex mu;
+  std::vector<std::vector<ArrayRef>> parts;
+  std::vector<int64_t> part_rows;
+  std::vector<ArrayRef> columns;  // num_rows + 1 (trailing NULL row)
+  int64_t num_rows = 0;
+};
+
+struct NljLocal : LocalSinkState {
+  std::vector<std::vector<ArrayRef>> parts;
+  std::vector<int64_t> part_rows;
+};
+
+struct NljState : OperatorState {
+  bool started = false;
+  int64_t probe_row = 0;  // next pair (probe_row, build_row) to look at
+  int64_t build_row = 0;
+  std::vector<uint8_t> matched;
+  std::vector<uint8_t> unknown;  // mark joins: a NULL comparison was seen
+  bool tail_done = false;        // outer rows without partners emitted
+  std::unique_ptr<ExpressionExecutor> must;
+  std::unique_ptr<ExpressionExecutor> mark;
+};
+
+}  // namespace
+
+std::string PhysicalNestedLoopJoin::ParamsToString() const {
+  std::string s = plan::JoinTypeName(type_);
+  if (must_) s += " " + must_->ToString();
+  if (mark_condition_) s += " MARK " + mark_condition_->ToString();
+  return s;
+}
+
+void PhysicalNestedLoopJoin::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
+  current->operators.insert(current->operators.begin(), this);
+  Pipeline* build = builder->NewPipeline(this, 0, current);
+  children_[1]->BuildPipelines(build, builder);
+  children_[0]->BuildPipelines(current, builder);
+}
+
+Result<std::unique_ptr<GlobalSinkState>> PhysicalNestedLoopJoin::GetGlobalSinkState(ExecutionContext&) const {
+  return std::unique_ptr<GlobalSinkState>(new NljGlobal());
+}
+Result<std::unique_ptr<LocalSinkState>> PhysicalNestedLoopJoin::GetLocalSinkState(ExecutionContext&,
+                                                                                  GlobalSinkState&, int) const {
+  return std::unique_ptr<LocalSinkState>(new NljLocal());
+}
+Status PhysicalNestedLoopJoin::Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState&,
+                                    LocalSinkState& lstate) const {
+  QUIVER_ASSIGN_OR_RAISE(auto cols, FlattenChunk(input, ctx.pool()));
+  auto& l = static_cast<NljLocal&>(lstate);
+  l.parts.push_back(std::move(cols));
+  l.part_rows.push_back(input.num_rows);
+  return Status::OK();
+}
+Status PhysicalNestedLoopJoin::Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const {
+  auto& g = static_cast<NljGlobal&>(gstate);
+  std::lock_guard<std::mutex> lock(g.mu);
+  auto& l = static_cast<NljLocal&>(lstate);
+  for (auto& p : l.parts) g.parts.push_back(std::move(p));
+  for (int64_t r : l.part_rows) g.part_rows.push_back(r);
+  return Status::OK();
+}
+Status PhysicalNestedLoopJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
+  auto& g = static_cast<NljGlobal&>(gstate);
+  // Rows are counted per chunk: a right side without columns still has rows.
+  int64_t n = 0;
+  for (int64_t r : g.part_rows) n += r;
+  g.num_rows = n;
+  g.columns.resize(build_types_.size());
+  for (size_t c = 0; c < build_types_.size(); ++c) {
+    std::vector<ArrayRef> pieces;
+    for (const auto& p : g.parts) pieces.push_back(p[c]);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(build_types_[c], 1, ctx.pool()));
+    pieces.push_back(null_row);
+    QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<OperatorState>> PhysicalNestedLoopJoin::GetOperatorState(ExecutionContext& ctx) const {
+  auto s = std::make_unique<NljState>();
+  if (must_) s->must = std::make_unique<ExpressionExecutor>(&ctx, must_.get());
+  if (mark_condition_) s->mark = std::make_unique<ExpressionExecutor>(&ctx, mark_condition_.get());
+  return std::unique_ptr<OperatorState>(std::move(s));
+}
+
+Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
+                                                       OperatorState& state) const {
+  auto& g = static_cast<NljGlobal&>(*sink_state);
+  auto& s = static_cast<NljState&>(state);
+  const int64_t n = input.num_rows;
+  const int64_t m = g.num_rows;
+  if (!s.started) {
+    s.started = true;
+    s.probe_row = 0;
+    s.build_row = 0;
+    s.tail_done = false;
+    s.matched.assign(static_cast<size_t>(n), 0);
+    s.unknown.assign(static_cast<size_t>(n), 0);
+  }
+  const uint32_t* isel = input.sel_data();
+  const bool emits_pairs = type_ == JoinType::kInner || type_ == JoinType::kLeft || type_ == JoinType::kSingle;
+  // Walk pairs in blocks until a block yields output (pairs) or all are done.
+  while (s.probe_row < n && m > 0) {
+    std::vector<uint32_t> probe_idx, build_idx;
+    probe_idx.reserve(static_cast<size_t>(kVectorSize));
+    build_idx.reserve(static_cast<size_t>(kVectorSize));
+    while (static_cast<int64_t>(probe_idx.size()) < kVectorSize && s.probe_row < n) {
+      const bool skip_row = (type_ == JoinType::kSemi || type_ == JoinType::kAnti || type_ == JoinType::kMark) &&
+                            s.matched[static_cast<size_t>(s.probe_row)];
+      if (skip_row) {
+        ++s.probe_row;
+        s.build_row = 0;
+        continue;
+      }
+      probe_idx.push_back(static_cast<uint32_t>(s.probe_row));
+      build_idx.push_back(static_cast<uint32_t>(s.build_row));
+      if (++s.build_row == m) {
+        s.build_row = 0;
+        ++s.probe_row;
+      }
+    }
+    const int64_t k = static_cast<int64_t>(probe_idx.size());
+    if (k == 0) break;
+    DataChunk pairs;
+    pairs.num_rows = k;
+    std::vector<uint32_t> slots(static_cast<size_t>(k));
+    for (int64_t i = 0; i < k; ++i) slots[static_cast<size_t>(i)] = isel ? isel[probe_idx[static_cast<size_t>(i)]] : probe_idx[static_cast<size_t>(i)];
+    for (const auto& col : input.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, slots.data(), k, ctx.pool()));
+      pairs.columns.push_back(std::move(a));
+    }
+    for (const auto& col : g.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, build_idx.data(), k, ctx.pool()));
+      pairs.columns.push_back(std::move(a));
+    }
+    // Pairs passing `must`.
+    std::vector<uint32_t> pass(static_cast<size_t>(k));
+    int64_t np = k;
+    if (s.must) {
+      QUIVER_ASSIGN_OR_RAISE(np, s.must->Select(pairs, pass.data()));
+    } else {
+      for (int64_t i = 0; i < k; ++i) pass[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
+    }
+    if (type_ == JoinType::kMark && s.mark) {
+      // Three-valued comparison on the counted pairs.
+      DataChunk counted = pairs;
+      if (np < k) {
+        auto sel = std::make_shared<SelectionVector>(np);
+        std::copy(pass.begin(), pass.begin() + np, sel->data());
+        counted.sel = sel;
+        counted.num_rows = np;
+      }
+      QUIVER_ASSIGN_OR_RAISE(EvalResult r, s.mark->Execute(counted));
+      kernels::BoolAccess get(r.ref);
+      kernels::ValidAccess valid(r.ref);
+      for (int64_t i = 0; i < np; ++i) {
+        const uint32_t row = probe_idx[pass[static_cast<size_t>(i)]];
+        if (!valid(i)) {
+          s.unknown[row] = 1;
+        } else if (get(i)) {
+          s.matched[row] = 1;
+        }
+      }
+      continue;
+    }
+    if (!emits_pairs) {
+      for (int64_t i = 0; i < np; ++i) s.matched[probe_idx[pass[static_cast<size_t>(i)]]] = 1;
+      continue;
+    }
+    if (np == 0) continue;
+    for (int64_t i = 0; i < np; ++i) {
+      const uint32_t row = probe_idx[pass[static_cast<size_t>(i)]];
+      if (type_ == JoinType::kSingle && s.matched[row]) {
+        return Status::Invalid("more than one row returned by a subquery used as an expression");
+      }
+      s.matched[row] = 1;
+    }
+    out->columns = pairs.columns;
+    out->num_rows = np;
+    if (np < k) {
+      auto sel = std::make_shared<SelectionVector>(np);
+      std::copy(pass.begin(), pass.begin() + np, sel->data());
+      out->sel = std::move(sel);
+    }
+    if (type_ == JoinType::kInner) {
+      if (s.probe_row >= n) {
+        s.started = false;
+        return OperatorResult::kNeedMoreInput;
+      }
+      return OperatorResult::kHaveMoreOutput;
+    }
+    return OperatorResult::kHaveMoreOutput;
+  }
+  // All pairs seen: finish per join type.
+  s.started = false;
+  if (type_ == JoinType::kInner) return OperatorResult::kNeedMoreInput;
+  std::vector<uint32_t> rows;
+  if (type_ == JoinType::kLeft || type_ == JoinType::kSingle) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (!s.matched[static_cast<size_t>(i)]) rows.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
+    }
+    if (rows.empty()) return OperatorResult::kNeedMoreInput;
+    const int64_t k = static_cast<int64_t>(rows.size());
+    for (const auto& col : input.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, rows.data(), k, ctx.pool()));
+      out->columns.push_back(std::move(a));
+    }
+    std::vector<uint32_t> null_rows(static_cast<size_t>(k), static_cast<uint32_t>(m));
+    for (const auto& col : g.columns) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, null_rows.data(), k, ctx.pool()));
+      out->columns.push_back(std::move(a));
+    }
+    out->num_rows = k;
+    return OperatorResult::kNeedMoreInput;
+  }
+  if (type_ == JoinType::kMark) {
+    QUIVER_ASSIGN_OR_RAISE(auto bits, kernels::AllocateBitmap(n, ctx.pool()));
+    QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, ctx.pool()));
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (s.matched[static_cast<size_t>(i)]) {
+        bit_util::SetBit(bits->mutable_data(), i);
+        bit_util::SetBit(validity->mutable_data(), i);
+      } else if (s.unknown[static_cast<size_t>(i)]) {
+        ++nulls;
+      } else {
+        bit_util::SetBit(validity->mutable_data(), i);
+      }
+    }
+    QUIVER_ASSIGN_OR_RAISE(out->columns, FlattenChunk(input, ctx.pool()));
+    out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+    out->num_rows = n;
+    return OperatorResult::kNeedMoreInput;
+  }
+  // Semi / anti.
+  for (int64_t i = 0; i < n; ++i) {
+    const bool keep = (type_ == JoinType::kSemi) == (s.matched[static_cast<size_t>(i)] != 0);
+    if (keep) rows.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
+  }
+  out->columns = input.columns;
+  out->num_rows = static_cast<int64_t>(rows.size());
+  auto sel = std::make_shared<SelectionVector>(out->num_rows);
+  std::copy(rows.begin(), rows.end(), sel->data());
+  out->sel = std::move(sel);
+  return OperatorResult::kNeedMoreInput;
+}
+
+}  // namespace quiver::exec

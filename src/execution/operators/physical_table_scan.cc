@@ -1,0 +1,163 @@
+#include "execution/operators/physical_table_scan.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "functions/kernel_util.h"
+
+namespace quiver::exec {
+namespace {
+
+struct ScanGlobal : GlobalSourceState {
+  std::shared_ptr<ScanPlan> plan;
+  std::atomic<int64_t> next_unit{0};
+  std::atomic<bool> stop{false};
+  std::mutex stream_mu;
+  int64_t stream_batches = 0;  // GUARDED_BY(stream_mu)
+  bool stream_done = false;    // GUARDED_BY(stream_mu)
+  int MaxThreads() const override {
+    const int64_t units = plan->num_units();
+    return plan->stream() ? (units > 0 ? static_cast<int>(std::min<int64_t>(units, 1 << 20)) : 1)
+                          : static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(units, 1 << 20)));
+  }
+};
+
+struct ScanLocal : LocalSourceState {
+  RecordBatchRef batch;
+  int64_t morsel = 0;
+  int64_t offset = 0;
+  int64_t slice = 0;
+  std::vector<uint32_t> sel_a, sel_b;
+};
+
+}  // namespace
+
+std::string PhysicalTableScan::ParamsToString() const {
+  std::string s = table_->name() + " [";
+  for (size_t i = 0; i < column_names_.size(); ++i) s += (i ? ", " : "") + column_names_[i];
+  s += "]";
+  const SchemaRef schema = table_->schema();
+  for (const auto& p : request_.predicates) {
+    s += " {" + p.ToString(schema->field(p.column)->name) + "}";
+  }
+  for (const auto& f : runtime_filters_) {
+    s += " {" + column_names_[static_cast<size_t>(f->scan_column)] + ": " + f->ToString() + "}";
+  }
+  if (last_plan_) {
+    const auto& c = last_plan_->counters();
+    s += fmt::format(" files={} units={} pruned={} skipped={} read={} rows_read={}", c.files.load(),
+                     c.units_total.load(), c.units_pruned.load(), c.units_skipped.load(), c.units_read.load(),
+                     c.rows_read.load());
+    int64_t in = 0, out = 0;
+    for (const auto& f : runtime_filters_) {
+      in += f->rows_in;
+      out += f->rows_out;
+    }
+    if (!runtime_filters_.empty()) s += fmt::format(" runtime_filter_rows={}->{}", in, out);
+  }
+  return s;
+}
+
+void PhysicalTableScan::StopNewMorsels(GlobalSourceState& gstate) const {
+  static_cast<ScanGlobal&>(gstate).stop = true;
+}
+
+Result<std::unique_ptr<GlobalSourceState>> PhysicalTableScan::GetGlobalSourceState(ExecutionContext& ctx) const {
+  auto g = std::make_unique<ScanGlobal>();
+  ScanRequest req = request_;
+  req.pool = ctx.pool();
+  QUIVER_ASSIGN_OR_RAISE(auto plan, table_->Plan(req));
+  g->plan = std::shared_ptr<ScanPlan>(std::move(plan));
+  last_plan_ = g->plan;
+  return std::unique_ptr<GlobalSourceState>(std::move(g));
+}
+
+Result<std::unique_ptr<LocalSourceState>> PhysicalTableScan::GetLocalSourceState(ExecutionContext&,
+                                                                                  GlobalSourceState&) const {
+  return std::unique_ptr<LocalSourceState>(new ScanLocal());
+}
+
+Result<SourceResult> PhysicalTableScan::GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
+                                                LocalSourceState& lstate) const {
+  auto& g = static_cast<ScanGlobal&>(gstate);
+  auto& l = static_cast<ScanLocal&>(lstate);
+  while (l.batch == nullptr || l.offset >= l.batch->num_rows()) {
+    l.batch = nullptr;
+    if (g.stop.load()) return SourceResult::kFinished;
+    const int64_t unit = g.next_unit.fetch_add(1);
+    if (unit < g.plan->num_units()) {
+      // Runtime filters may rule the whole unit out by its statistics.
+      bool skip = false;
+      if (const UnitStatistics* st = g.plan->unit_statistics(unit)) {
+        for (const auto& f : runtime_filters_) {
+          if (!f->ready) continue;
+          const int table_col = request_.columns[static_cast<size_t>(f->scan_column)];
+          if (static_cast<size_t>(table_col) < st->min.size() &&
+              !f->MayMatch(st->min[static_cast<size_t>(table_col)], st->max[static_cast<size_t>(table_col)])) {
+            skip = true;
+          }
+        }
+      }
+      for (const auto& f : runtime_filters_) skip |= f->ready && f->empty;
+      if (skip) {
+        g.plan->counters().units_skipped++;
+        continue;
+      }
+      QUIVER_ASSIGN_OR_RAISE(l.batch, g.plan->ReadUnit(unit));
+      l.morsel = unit;
+    } else {
+      RecordBatchReader* stream = g.plan->stream();
+      if (stream == nullptr) return SourceResult::kFinished;
+      std::lock_guard<std::mutex> lock(g.stream_mu);
+      if (g.stream_done) return SourceResult::kFinished;
+      RecordBatchRef b;
+      QUIVER_RETURN_NOT_OK(stream->ReadNext(&b));
+      if (b == nullptr) {
+        g.stream_done = true;
+        return SourceResult::kFinished;
+      }
+      l.batch = b;
+      l.morsel = g.plan->num_units() + g.stream_batches++;
+    }
+    l.offset = 0;
+    l.slice = 0;
+    if (ctx.cancelled()) return SourceResult::kFinished;
+  }
+  const int64_t n = std::min(kVectorSize, l.batch->num_rows() - l.offset);
+  for (const auto& c : l.batch->columns()) {
+    out->columns.push_back(l.offset == 0 && n == c->length ? c : c->Slice(l.offset, n));
+  }
+  out->num_rows = n;
+  out->batch_index = (l.morsel << 24) | l.slice;
+  l.offset += n;
+  ++l.slice;
+  // Row-level runtime filtering.
+  if (!runtime_filters_.empty()) {
+    const uint32_t* rows = nullptr;
+    int64_t count = n;
+    l.sel_a.resize(static_cast<size_t>(n));
+    l.sel_b.resize(static_cast<size_t>(n));
+    bool use_a = true;
+    for (const auto& f : runtime_filters_) {
+      if (!f->ready) continue;
+      const ArrayRef& col = out->columns[static_cast<size_t>(f->scan_column)];
+      VectorRef v{col.get(), rows, false};
+      uint32_t* dst = use_a ? l.sel_a.data() : l.sel_b.data();
+      f->rows_in += count;
+      count = f->Apply(v, count, rows, dst);
+      f->rows_out += count;
+      rows = dst;
+      use_a = !use_a;
+      if (count == 0) break;
+    }
+    if (rows != nullptr && count < n) {
+      auto sel = std::make_shared<SelectionVector>(count);
+      std::copy(rows, rows + count, sel->data());
+      out->sel = std::move(sel);
+      out->num_rows = count;
+    }
+  }
+  return SourceResult::kHaveMoreOutput;
+}
+
+}  // namespace quiver::exec

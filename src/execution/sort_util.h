@@ -1,0 +1,41 @@
+// Sorting rows by several key columns: ASC/DESC, NULLS FIRST/LAST, byte
+// order for text (the "C" collation), PostgreSQL's NaN-largest for floats.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "columnar/array.h"
+#include "common/status.h"
+
+namespace quiver::exec {
+
+struct SortKey {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// A permutation of 0..n-1 ordering the rows of `columns` by `keys`; ties
+// keep the input order. Sorts slices on the thread pool and merges them.
+Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
+                                              const std::vector<SortKey>& keys, int64_t n);
+
+// Compares rows i and j: negative, zero or positive.
+class RowComparator {
+ public:
+  RowComparator(const std::vector<ArrayRef>& columns, const std::vector<SortKey>& keys);
+  int Compare(uint32_t i, uint32_t j) const;
+  bool Less(uint32_t i, uint32_t j) const { return Compare(i, j) < 0; }
+
+ private:
+  struct Key {
+    const ArrayData* array;
+    bool descending;
+    bool nulls_first;
+    int kind;  // which comparison (see .cc)
+  };
+  std::vector<Key> keys_;
+};
+
+}  // namespace quiver::exec

@@ -1,0 +1,37 @@
+// Column chunk statistics as Arrow values, for pruning and parquet-meta.
+//
+// min_value/max_value are used when present. The deprecated min/max fields
+// were written in signed order by old writers, so they are only trusted for
+// types whose order is signed (integers, floats, dates, times, timestamps),
+// not for unsigned integers, strings, binary or decimals in bytes. NaN
+// bounds are dropped; a zero bound is widened to -0.0 / +0.0 as the format
+// asks. INT96 has no usable order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "columnar/array.h"
+#include "formats/parquet/file_reader.h"
+
+namespace quiver::parquet {
+
+struct FieldStatistics {
+  ArrayRef min;  // length 1, the field's Arrow type; null when unknown
+  ArrayRef max;
+  int64_t null_count = -1;  // -1: unknown
+  int64_t distinct_count = -1;
+  bool min_exact = false;
+  bool max_exact = false;
+};
+
+// Statistics of top-level field `field` in row group `row_group`. Fields
+// that are not a single leaf column (structs, lists, maps) have none.
+FieldStatistics RowGroupFieldStatistics(const ParquetFileReader& reader, int row_group, int field);
+
+// One statistic value rendered for humans (parquet-meta): the decoded value
+// when the column's type allows, else hex bytes.
+std::string FormatStatisticValue(const ParquetFileReader& reader, int column,
+                                 const std::string& bytes);
+
+}  // namespace quiver::parquet

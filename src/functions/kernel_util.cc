@@ -1,0 +1,161 @@
+#include "functions/kernel_util.h"
+
+namespace quiver::kernels {
+
+Result<std::shared_ptr<MutableBuffer>> AllocateValues(int64_t n, int width, MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RAISE(auto buf, MutableBuffer::Allocate(std::max<int64_t>(n, 1) * width, pool));
+  buf->ZeroPadding();
+  return buf;
+}
+
+Result<std::shared_ptr<MutableBuffer>> AllocateBitmap(int64_t n, MemoryPool* pool) {
+  return AllocateZeroed(bit_util::BytesForBits(std::max<int64_t>(n, 1)), pool);
+}
+
+Result<std::shared_ptr<Buffer>> PropagateValidity(const std::vector<VectorRef>& inputs, int64_t n,
+                                                  MemoryPool* pool, int64_t* null_count) {
+  *null_count = 0;
+  bool any = false;
+  for (const auto& in : inputs) {
+    if (in.array->type->id == TypeId::kNull || in.array->MayHaveNulls()) any = true;
+  }
+  if (!any) return std::shared_ptr<Buffer>();
+  QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(n, pool));
+  uint8_t* out = bits->mutable_data();
+  bool first = true;
+  for (const auto& in : inputs) {
+    ValidAccess valid(in);
+    if (valid.always_valid()) continue;
+    if (first) {
+      if (!in.constant && in.sel == nullptr && !valid.all_null) {
+        bit_util::CopyBitmap(valid.bits, valid.offset, n, out, 0);
+      } else {
+        for (int64_t i = 0; i < n; ++i) bit_util::SetBitTo(out, i, valid(i));
+      }
+      first = false;
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!valid(i)) bit_util::ClearBit(out, i);
+      }
+    }
+  }
+  if (first) {  // every input turned out to have no nulls
+    return std::shared_ptr<Buffer>();
+  }
+  *null_count = n - bit_util::CountSetBits(out, 0, n);
+  if (*null_count == 0) return std::shared_ptr<Buffer>();
+  return std::shared_ptr<Buffer>(std::move(bits));
+}
+
+Result<FixedOutput> MakeFixedOutput(const TypeRef& type, const std::vector<VectorRef>& inputs,
+                                    int64_t n, MemoryPool* pool) {
+  FixedOutput out;
+  const int width = type->id == TypeId::kBool ? 0 : type->byte_width_of_values();
+  if (type->id == TypeId::kBool) {
+    QUIVER_ASSIGN_OR_RAISE(out.values, AllocateBitmap(n, pool));
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(out.values, AllocateValues(n, width, pool));
+  }
+  QUIVER_ASSIGN_OR_RAISE(out.validity, PropagateValidity(inputs, n, pool, &out.null_count));
+  return out;
+}
+
+ArrayRef FinishFixed(const TypeRef& type, int64_t n, FixedOutput&& out) {
+  return ArrayData::Make(type, n, {std::move(out.validity), std::move(out.values)}, out.null_count);
+}
+
+namespace {
+
+template <typename T>
+void GatherFixed(const VectorRef& v, int64_t n, T* out) {
+  DispatchFixed<T>(v, [&](auto get) {
+    for (int64_t i = 0; i < n; ++i) out[i] = get(i);
+  });
+}
+
+}  // namespace
+
+Result<ArrayRef> Materialize(const VectorRef& v, int64_t n, MemoryPool* pool) {
+  const TypeRef& type = v.array->type;
+  if (!v.constant && v.sel == nullptr) {
+    if (v.array->length == n) return v.array->Slice(0, n);  // shares buffers
+  }
+  if (type->id == TypeId::kNull) return MakeArrayOfNull(type, n, pool);
+  int64_t null_count = 0;
+  QUIVER_ASSIGN_OR_RAISE(auto validity, PropagateValidity({v}, n, pool, &null_count));
+  switch (type->id) {
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      StringAccess get(v);
+      int64_t bytes = 0;
+      for (int64_t i = 0; i < n; ++i) bytes += static_cast<int64_t>(get(i).size());
+      QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateValues(n + 1, 4, pool));
+      QUIVER_ASSIGN_OR_RAISE(auto data, AllocateValues(bytes, 1, pool));
+      int32_t* off = offsets->mutable_data_as<int32_t>();
+      uint8_t* d = data->mutable_data();
+      int64_t pos = 0;
+      off[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        std::string_view s = get(i);
+        if (!s.empty()) std::memcpy(d + pos, s.data(), s.size());
+        pos += static_cast<int64_t>(s.size());
+        off[i + 1] = static_cast<int32_t>(pos);
+      }
+      if (pos > INT32_MAX) return Status::Invalid("string column larger than 2 GiB in one vector");
+      return ArrayData::Make(type, n, {std::move(validity), std::move(offsets), std::move(data)},
+                             null_count);
+    }
+    case TypeId::kBool: {
+      QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(n, pool));
+      BoolAccess get(v);
+      uint8_t* out = bits->mutable_data();
+      for (int64_t i = 0; i < n; ++i) {
+        if (get(i)) bit_util::SetBit(out, i);
+      }
+      return ArrayData::Make(type, n, {std::move(validity), std::move(bits)}, null_count);
+    }
+    default:
+      break;
+  }
+  const int width = type->byte_width_of_values();
+  if (width <= 0) return Status::Invalid("cannot gather values of type {}", type->ToString());
+  QUIVER_ASSIGN_OR_RAISE(auto values, AllocateValues(n, width, pool));
+  switch (width) {
+    case 1:
+      GatherFixed<uint8_t>(v, n, values->mutable_data_as<uint8_t>());
+      break;
+    case 2:
+      GatherFixed<uint16_t>(v, n, values->mutable_data_as<uint16_t>());
+      break;
+    case 4:
+      GatherFixed<uint32_t>(v, n, values->mutable_data_as<uint32_t>());
+      break;
+    case 8:
+      GatherFixed<uint64_t>(v, n, values->mutable_data_as<uint64_t>());
+      break;
+    case 16:
+      GatherFixed<unsigned __int128>(v, n, values->mutable_data_as<unsigned __int128>());
+      break;
+    default: {
+      const uint8_t* src = v.array->GetRaw<uint8_t>(1) + v.array->offset * width;
+      uint8_t* dst = values->mutable_data();
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * width, src + v.index(i) * width, width);
+    }
+  }
+  return ArrayData::Make(type, n, {std::move(validity), std::move(values)}, null_count);
+}
+
+Result<ArrayRef> Gather(const ArrayRef& array, const uint32_t* sel, int64_t n, MemoryPool* pool) {
+  if (sel == nullptr) {
+    if (array->length == n) return array;
+    return array->Slice(0, n);
+  }
+  VectorRef v{array.get(), sel, false};
+  return Materialize(v, n, pool);
+}
+
+StringOutput::StringOutput(const TypeRef& type, int64_t n, MemoryPool* pool) : builder_(type, pool) {
+  (void)builder_.Reserve(n);
+}
+
+}  // namespace quiver::kernels

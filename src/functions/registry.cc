@@ -1,0 +1,245 @@
+// Function registry and overload resolution (see function.h).
+#include <algorithm>
+#include <limits>
+
+#include "functions/function.h"
+#include "vector/sql_type.h"
+
+namespace quiver {
+
+TypeRef AnyDecimal() {
+  static const TypeRef t = [] {
+    auto d = std::make_shared<DataType>();
+    d->id = TypeId::kDecimal128;
+    d->byte_width = 16;
+    d->precision = 0;
+    d->scale = 0;
+    return TypeRef(d);
+  }();
+  return t;
+}
+
+TypeRef AnyType() {
+  static const TypeRef t = [] {
+    auto d = std::make_shared<DataType>();
+    d->id = TypeId::kStruct;  // never a real engine type
+    return TypeRef(d);
+  }();
+  return t;
+}
+
+bool IsAnyDecimal(const DataType& t) { return t.id == TypeId::kDecimal128 && t.precision == 0; }
+bool IsAnyType(const DataType& t) { return &t == AnyType().get(); }
+
+std::string CallSignature(const std::string& name, const std::vector<ArgInfo>& args) {
+  std::string s = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) s += ", ";
+    s += args[i].unknown_literal ? "unknown" : PgTypeName(*args[i].type);
+  }
+  return s + ")";
+}
+
+const FunctionRegistry& FunctionRegistry::Get() {
+  static const FunctionRegistry* registry = [] {
+    auto* r = new FunctionRegistry();
+    RegisterArithmeticFunctions(r);
+    RegisterComparisonFunctions(r);
+    RegisterStringFunctions(r);
+    RegisterMathFunctions(r);
+    RegisterDateTimeFunctions(r);
+    RegisterAggregateFunctions(r);
+    return r;
+  }();
+  return *registry;
+}
+
+void FunctionRegistry::Add(ScalarFunction f) {
+  scalars_.push_back(std::make_unique<ScalarFunction>(std::move(f)));
+}
+void FunctionRegistry::Add(AggregateFunction f) {
+  aggregates_.push_back(std::make_unique<AggregateFunction>(std::move(f)));
+}
+
+bool FunctionRegistry::HasScalar(const std::string& name) const {
+  for (const auto& f : scalars_) {
+    if (f->name == name) return true;
+  }
+  return false;
+}
+bool FunctionRegistry::HasAggregate(const std::string& name) const {
+  for (const auto& f : aggregates_) {
+    if (f->name == name) return true;
+  }
+  return false;
+}
+
+namespace {
+
+constexpr int kNoMatch = std::numeric_limits<int>::max();
+
+// Cost of passing `arg` where `param` is expected: 0 exact (family), small
+// for implicit casts, kNoMatch otherwise.
+int ArgCost(const ArgInfo& arg, const DataType& param) {
+  if (IsAnyType(param)) return 0;
+  const DataType& t = *arg.type;
+  if (arg.unknown_literal) {
+    // An untyped literal can become anything; prefer text, as PostgreSQL
+    // prefers the string category for unknown inputs.
+    return param.id == TypeId::kString ? 1 : 2;
+  }
+  if (t.id == TypeId::kNull) return 1;
+  if (IsAnyDecimal(param)) {
+    if (t.id == TypeId::kDecimal128) return 0;
+    if (IsIntegerType(t)) return 10 + (4 - NumericRank(t));
+    return kNoMatch;
+  }
+  if (t.id == param.id) {
+    if (t.id == TypeId::kTimestamp && t.timezone.empty() != param.timezone.empty()) return 1;
+    return 0;
+  }
+  if (CanCastImplicitly(t, param)) {
+    // Prefer the nearest wider type, then double precision (PostgreSQL's
+    // preferred numeric type).
+    if (IsNumericType(t) && IsNumericType(param)) {
+      return 10 + (NumericRank(param) - NumericRank(t)) - (param.id == TypeId::kDouble ? 1 : 0);
+    }
+    return 20;
+  }
+  return kNoMatch;
+}
+
+// The concrete type an argument is cast to for a parameter.
+TypeRef ConcreteParam(const ArgInfo& arg, const TypeRef& param) {
+  if (IsAnyType(*param)) return arg.type;
+  if (IsAnyDecimal(*param)) {
+    if (arg.type->id == TypeId::kDecimal128) return arg.type;
+    return DecimalTypeFor(*arg.type);
+  }
+  if (param->id == TypeId::kTimestamp && arg.type->id == TypeId::kTimestamp) return arg.type;
+  return param;
+}
+
+template <typename F>
+Result<std::pair<const F*, int>> PickCandidate(const std::vector<std::unique_ptr<F>>& all,
+                                               const std::string& name,
+                                               const std::vector<ArgInfo>& args) {
+  const F* best = nullptr;
+  int best_cost = kNoMatch;
+  bool ambiguous = false;
+  for (const auto& f : all) {
+    if (f->name != name) continue;
+    const size_t fixed = f->args.size();
+    if (args.size() < fixed) continue;
+    if (args.size() > fixed && !f->varargs) continue;
+    int cost = 0;
+    for (size_t i = 0; i < args.size() && cost != kNoMatch; ++i) {
+      const TypeRef& p = i < fixed ? f->args[i] : f->varargs;
+      const int c = ArgCost(args[i], *p);
+      cost = c == kNoMatch ? kNoMatch : cost + c;
+    }
+    if (cost == kNoMatch) continue;
+    if (cost < best_cost) {
+      best = f.get();
+      best_cost = cost;
+      ambiguous = false;
+    } else if (cost == best_cost) {
+      ambiguous = true;
+    }
+  }
+  (void)ambiguous;  // first registered wins ties (registration order encodes preference)
+  return std::make_pair(best, best_cost);
+}
+
+// For binary operators with one untyped literal, PostgreSQL assumes the
+// literal has the other operand's type.
+std::vector<ArgInfo> ResolveUnknownOperands(const std::vector<ArgInfo>& args) {
+  std::vector<ArgInfo> out = args;
+  if (args.size() == 2) {
+    if (args[0].unknown_literal && !args[1].unknown_literal && args[1].type->id != TypeId::kNull) {
+      out[0] = {args[1].type, false};
+      out[0].unknown_literal = false;
+    } else if (args[1].unknown_literal && !args[0].unknown_literal &&
+               args[0].type->id != TypeId::kNull) {
+      out[1] = {args[0].type, false};
+    } else if (args[0].unknown_literal && args[1].unknown_literal) {
+      out[0] = {utf8(), false};
+      out[1] = {utf8(), false};
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<BoundFunction> FunctionRegistry::ResolveScalar(const std::string& name,
+                                                      const std::vector<ArgInfo>& raw_args,
+                                                      bool is_operator) const {
+  const std::vector<ArgInfo> args = is_operator ? ResolveUnknownOperands(raw_args) : raw_args;
+  QUIVER_ASSIGN_OR_RAISE(auto picked, PickCandidate(scalars_, name, args));
+  const ScalarFunction* f = picked.first;
+  if (f == nullptr) {
+    if (is_operator) {
+      if (args.size() == 1) {
+        return Status::TypeError("operator does not exist: {} {}", name,
+                                 PgTypeName(*raw_args[0].type));
+      }
+      auto tn = [](const ArgInfo& a) {
+        return a.unknown_literal ? std::string("unknown") : PgTypeName(*a.type);
+      };
+      return Status::TypeError(
+          "operator does not exist: {} {} {} (no operator matches the given name and argument "
+          "types; you might need to add explicit type casts)",
+          tn(raw_args[0]), name, tn(raw_args[1]));
+    }
+    if (HasScalar(name)) {
+      return Status::TypeError(
+          "function {} does not exist (no function matches the given name and argument types; "
+          "you might need to add explicit type casts)",
+          CallSignature(name, raw_args));
+    }
+    return Status::KeyError("function {} does not exist", CallSignature(name, raw_args));
+  }
+  BoundFunction bound;
+  bound.function = f;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TypeRef& p = i < f->args.size() ? f->args[i] : f->varargs;
+    ArgInfo a = args[i];
+    if (a.unknown_literal || a.type->id == TypeId::kNull) {
+      a.type = IsAnyType(*p) ? (a.unknown_literal ? utf8() : a.type)
+               : IsAnyDecimal(*p) ? decimal128(kMaxDecimalPrecision, 6)
+                                  : p;
+    }
+    bound.arg_types.push_back(ConcreteParam(a, p));
+  }
+  bound.return_type = f->return_type;
+  if (f->bind) QUIVER_RETURN_NOT_OK(f->bind(&bound.arg_types, &bound.return_type));
+  return bound;
+}
+
+Result<BoundAggregate> FunctionRegistry::ResolveAggregate(const std::string& name,
+                                                          const std::vector<ArgInfo>& args) const {
+  QUIVER_ASSIGN_OR_RAISE(auto picked, PickCandidate(aggregates_, name, args));
+  const AggregateFunction* f = picked.first;
+  if (f == nullptr) {
+    return Status::TypeError(
+        "function {} does not exist (no function matches the given name and argument types; "
+        "you might need to add explicit type casts)",
+        CallSignature(name, args));
+  }
+  BoundAggregate bound;
+  bound.function = f;
+  for (size_t i = 0; i < args.size(); ++i) {
+    ArgInfo a = args[i];
+    if (a.unknown_literal) a.type = IsAnyType(*f->args[i]) ? utf8() : f->args[i];
+    if (a.type->id == TypeId::kNull && !IsAnyType(*f->args[i])) {
+      a.type = IsAnyDecimal(*f->args[i]) ? decimal128(kMaxDecimalPrecision, 6) : f->args[i];
+    }
+    bound.arg_types.push_back(ConcreteParam(a, f->args[i]));
+  }
+  bound.return_type = f->return_type;
+  if (f->bind) QUIVER_RETURN_NOT_OK(f->bind(&bound.arg_types, &bound.return_type));
+  return bound;
+}
+
+}  // namespace quiver

@@ -1,0 +1,308 @@
+// Filter pushdown: every conjunct travels as far toward the scans as its
+// columns allow.
+//
+//   Filter          its conjuncts join the set being pushed
+//   Projection      conjuncts over its outputs are rewritten in terms of its
+//                   inputs (column -> defining expression) and pushed
+//   Inner join /    conjuncts over one side go to that side; conjuncts over
+//   cross product   both become join predicates (`l = r` a hash key)
+//   Left / single   conjuncts over the left side go left; ON predicates over
+//                   the right side only filter the right side
+//   Semi/anti/mark  conjuncts over the left side (not the mark) go left
+//   Aggregate       conjuncts over group columns only go below it
+//   Order/Distinct  pass through
+//   Get             conjuncts stay in a Filter right above the scan; the
+//                   `col op constant` ones are also handed to the scan as
+//                   predicates for statistics pruning
+#include <algorithm>
+
+#include "optimizer/optimizer.h"
+
+namespace quiver::optimizer {
+
+using plan::ColumnBinding;
+using plan::Expression;
+using plan::ExprPtr;
+using plan::ExprType;
+using plan::JoinType;
+using plan::LogicalOperator;
+using plan::LogicalOpPtr;
+using plan::LogicalOpType;
+
+namespace {
+
+bool HasVolatileOrSubquery(const Expression& e) { return e.IsVolatile() || e.HasSubquery(); }
+
+LogicalOpPtr WrapFilter(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+  if (filters.empty()) return op;
+  auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
+  f->expressions = std::move(filters);
+  f->children.push_back(std::move(op));
+  return f;
+}
+
+// Replaces references to a projection's outputs by the expressions.
+bool InlineProjection(ExprPtr* e, const LogicalOperator& proj) {
+  bool ok = true;
+  plan::VisitExpression(e, [&](ExprPtr* x) {
+    if ((*x)->type == ExprType::kColumnRef && (*x)->depth == 0 && (*x)->binding.table == proj.table_index) {
+      const Expression& def = *proj.expressions[static_cast<size_t>((*x)->binding.column)];
+      if (HasVolatileOrSubquery(def)) {
+        ok = false;
+        return;
+      }
+      *x = def.Copy();
+    }
+  });
+  return ok;
+}
+
+bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
+  bool ok = true;
+  plan::VisitExpression(e, [&](ExprPtr* x) {
+    if ((*x)->type != ExprType::kColumnRef || (*x)->depth != 0) return;
+    if ((*x)->binding.table == agg.group_index) {
+      *x = agg.groups[static_cast<size_t>((*x)->binding.column)]->Copy();
+    } else if ((*x)->binding.table == agg.aggregate_index) {
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+// Scan predicates from conjuncts of the form column op constant.
+void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& filters) {
+  const auto bindings = get->GetColumnBindings();
+  auto column_of = [&](const Expression& e) -> int {
+    if (e.type != ExprType::kColumnRef || e.depth != 0 || e.binding.table != get->table_index) return -1;
+    return e.binding.column;
+  };
+  for (const auto& f : filters) {
+    const Expression& e = *f;
+    ScanPredicate p;
+    if (e.type == ExprType::kFunction && e.children.size() == 2 && e.function.function) {
+      const std::string& op = e.function.function->name;
+      int col = column_of(*e.children[0]);
+      const Expression* constant = e.children[1].get();
+      bool flipped = false;
+      if (col < 0) {
+        col = column_of(*e.children[1]);
+        constant = e.children[0].get();
+        flipped = true;
+      }
+      if (col < 0 || constant->type != ExprType::kConstant || constant->value.is_null()) continue;
+      // The constant must have the column's type (no cast in between).
+      if (!constant->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) continue;
+      if (op == "=") {
+        p.op = ScanPredicate::kEq;
+      } else if (op == "<") {
+        p.op = flipped ? ScanPredicate::kGt : ScanPredicate::kLt;
+      } else if (op == "<=") {
+        p.op = flipped ? ScanPredicate::kGe : ScanPredicate::kLe;
+      } else if (op == ">") {
+        p.op = flipped ? ScanPredicate::kLt : ScanPredicate::kGt;
+      } else if (op == ">=") {
+        p.op = flipped ? ScanPredicate::kLe : ScanPredicate::kGe;
+      } else {
+        continue;
+      }
+      p.column = col;
+      p.values = {constant->value};
+    } else if (e.type == ExprType::kIsNull || e.type == ExprType::kIsNotNull) {
+      const int col = column_of(*e.children[0]);
+      if (col < 0) continue;
+      p.column = col;
+      p.op = e.type == ExprType::kIsNull ? ScanPredicate::kIsNull : ScanPredicate::kIsNotNull;
+    } else if (e.type == ExprType::kIn && !e.negated) {
+      const int col = column_of(*e.children[0]);
+      if (col < 0) continue;
+      bool ok = true;
+      for (size_t i = 1; i < e.children.size(); ++i) {
+        if (e.children[i]->value.is_null() ||
+            !e.children[i]->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) {
+          ok = false;
+        } else {
+          p.values.push_back(e.children[i]->value);
+        }
+      }
+      if (!ok || p.values.empty()) continue;
+      p.column = col;
+      p.op = ScanPredicate::kIn;
+    } else {
+      continue;
+    }
+    get->scan_predicates.push_back(std::move(p));
+  }
+}
+
+class Pusher {
+ public:
+  explicit Pusher(plan::BindState* state) : state_(state) {}
+
+  LogicalOpPtr Push(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+    switch (op->type) {
+      case LogicalOpType::kFilter: {
+        for (auto& e : op->expressions) filters.push_back(std::move(e));
+        return Push(std::move(op->children[0]), std::move(filters));
+      }
+      case LogicalOpType::kProjection: {
+        std::vector<ExprPtr> down, stay;
+        for (auto& f : filters) {
+          ExprPtr copy = f->Copy();
+          if (!HasVolatileOrSubquery(*f) && InlineProjection(&copy, *op)) {
+            down.push_back(std::move(copy));
+          } else {
+            stay.push_back(std::move(f));
+          }
+        }
+        op->children[0] = Push(std::move(op->children[0]), std::move(down));
+        return WrapFilter(std::move(op), std::move(stay));
+      }
+      case LogicalOpType::kOrder:
+      case LogicalOpType::kDistinct: {
+        if (op->type == LogicalOpType::kDistinct && !op->expressions.empty()) break;
+        op->children[0] = Push(std::move(op->children[0]), std::move(filters));
+        return op;
+      }
+      case LogicalOpType::kAggregate: {
+        std::vector<ExprPtr> down, stay;
+        for (auto& f : filters) {
+          ExprPtr copy = f->Copy();
+          if (!op->groups.empty() && !HasVolatileOrSubquery(*f) && InlineGroups(&copy, *op)) {
+            down.push_back(std::move(copy));
+          } else {
+            stay.push_back(std::move(f));
+          }
+        }
+        op->children[0] = Push(std::move(op->children[0]), std::move(down));
+        return WrapFilter(std::move(op), std::move(stay));
+      }
+      case LogicalOpType::kCrossProduct:
+        op->type = LogicalOpType::kJoin;
+        op->join_type = JoinType::kInner;
+        return PushJoin(std::move(op), std::move(filters));
+      case LogicalOpType::kJoin:
+        return PushJoin(std::move(op), std::move(filters));
+      case LogicalOpType::kGet: {
+        op->scan_predicates.clear();  // re-derived from the filters every pass
+        ExtractScanPredicates(op.get(), filters);
+        return WrapFilter(std::move(op), std::move(filters));
+      }
+      default:
+        break;
+    }
+    // Other operators: optimize below them, keep the filters above.
+    for (auto& c : op->children) c = Push(std::move(c), {});
+    return WrapFilter(std::move(op), std::move(filters));
+  }
+
+ private:
+  LogicalOpPtr PushJoin(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+    const auto lb = op->children[0]->GetColumnBindings();
+    const auto rb = op->children[1]->GetColumnBindings();
+    std::vector<ExprPtr> left, right, stay;
+    const JoinType type = op->join_type;
+    if (type == JoinType::kInner) {
+      // ON predicates and WHERE conjuncts are interchangeable here.
+      for (auto& e : op->expressions) filters.push_back(std::move(e));
+      op->expressions.clear();
+      for (auto& c : op->conditions) {
+        std::vector<ExprPtr> args;
+        args.push_back(std::move(c.left));
+        args.push_back(std::move(c.right));
+        auto cmp = plan::MakeFunction(c.op, std::move(args), true);
+        if (cmp.ok()) filters.push_back(std::move(cmp).ValueOrDie());
+      }
+      op->conditions.clear();
+      for (auto& f : filters) {
+        std::vector<ExprPtr> parts;
+        plan::SplitConjunction(std::move(f), &parts);
+        for (auto& p : parts) {
+          const bool in_left = ReferencesOnly(*p, lb);
+          const bool in_right = ReferencesOnly(*p, rb);
+          if (HasVolatileOrSubquery(*p)) {
+            stay.push_back(std::move(p));
+          } else if (in_left) {
+            left.push_back(std::move(p));
+          } else if (in_right) {
+            right.push_back(std::move(p));
+          } else {
+            AddJoinPredicate(op.get(), std::move(p), lb, rb, &stay);
+          }
+        }
+      }
+      if (op->conditions.empty() && op->expressions.empty()) op->type = LogicalOpType::kCrossProduct;
+    } else {
+      // Filters above an outer/semi/anti/mark join: only left-only ones move.
+      for (auto& f : filters) {
+        if (!HasVolatileOrSubquery(*f) && ReferencesOnly(*f, lb)) {
+          left.push_back(std::move(f));
+        } else {
+          stay.push_back(std::move(f));
+        }
+      }
+      // ON predicates over the right side only filter the right side
+      // (not the mark's three-valued comparison).
+      std::vector<ExprPtr> keep;
+      for (auto& e : op->expressions) {
+        if (!HasVolatileOrSubquery(*e) && ReferencesOnly(*e, rb) && !ReferencesOnly(*e, lb)) {
+          right.push_back(std::move(e));
+        } else {
+          keep.push_back(std::move(e));
+        }
+      }
+      op->expressions = std::move(keep);
+      if (type != JoinType::kMark) {
+        std::vector<plan::JoinCondition> conds;
+        for (auto& c : op->conditions) {
+          // A condition comparing right-only expressions is a right filter.
+          if (ReferencesOnly(*c.left, rb) && ReferencesOnly(*c.right, rb) && !ReferencesOnly(*c.left, lb)) {
+            std::vector<ExprPtr> args;
+            args.push_back(std::move(c.left));
+            args.push_back(std::move(c.right));
+            auto cmp = plan::MakeFunction(c.op, std::move(args), true);
+            if (cmp.ok()) right.push_back(std::move(cmp).ValueOrDie());
+            continue;
+          }
+          conds.push_back(std::move(c));
+        }
+        op->conditions = std::move(conds);
+      }
+    }
+    op->children[0] = Push(std::move(op->children[0]), std::move(left));
+    op->children[1] = Push(std::move(op->children[1]), std::move(right));
+    return WrapFilter(std::move(op), std::move(stay));
+  }
+
+  // A predicate over both sides of an inner join: a hash key when it is an
+  // equality of a left-only and a right-only expression.
+  void AddJoinPredicate(LogicalOperator* join, ExprPtr p, const std::vector<ColumnBinding>& lb,
+                        const std::vector<ColumnBinding>& rb, std::vector<ExprPtr>* stay) {
+    (void)stay;
+    if (p->type == ExprType::kFunction && p->function.function && p->children.size() == 2) {
+      const std::string& name = p->function.function->name;
+      if (name == "=" || name == "is not distinct from") {
+        ExprPtr a = std::move(p->children[0]), b = std::move(p->children[1]);
+        if (ReferencesOnly(*a, rb) && ReferencesOnly(*b, lb)) std::swap(a, b);
+        if (ReferencesOnly(*a, lb) && ReferencesOnly(*b, rb)) {
+          join->conditions.push_back({std::move(a), std::move(b), name});
+          return;
+        }
+        p->children[0] = std::move(a);
+        p->children[1] = std::move(b);
+      }
+    }
+    join->expressions.push_back(std::move(p));
+  }
+
+  plan::BindState* state_;
+};
+
+}  // namespace
+
+Result<LogicalOpPtr> PushDownFilters(LogicalOpPtr plan, plan::BindState* state) {
+  Pusher pusher(state);
+  return pusher.Push(std::move(plan), {});
+}
+
+}  // namespace quiver::optimizer

@@ -1,0 +1,85 @@
+// A filter on a mark join's mark turns the mark join into a semi or anti join:
+//   Filter(mark)       over MARK JOIN  =>  SEMI JOIN  (EXISTS, IN, ANY)
+//   Filter(NOT mark)   over MARK JOIN  =>  ANTI JOIN  (NOT EXISTS; NOT IN as a
+//                                          null-aware anti join)
+// Only when nothing else reads the mark, and (for NOT) when the mark is
+// never NULL or its NULLs come from a single IN comparison.
+#include <map>
+
+#include "optimizer/optimizer.h"
+
+namespace quiver::optimizer {
+
+using plan::ColumnBinding;
+using plan::Expression;
+using plan::ExprPtr;
+using plan::ExprType;
+using plan::JoinType;
+using plan::LogicalOperator;
+using plan::LogicalOpPtr;
+using plan::LogicalOpType;
+
+namespace {
+
+void CountRefs(const LogicalOperator& op, std::map<ColumnBinding, int>* counts) {
+  auto visit = [&](const Expression& e) {
+    plan::VisitExpression(e, [&](const Expression& x) {
+      if (x.type == ExprType::kColumnRef && x.depth == 0) (*counts)[x.binding]++;
+    });
+  };
+  for (const auto& e : op.expressions) visit(*e);
+  for (const auto& g : op.groups) visit(*g);
+  for (const auto& c : op.conditions) {
+    visit(*c.left);
+    visit(*c.right);
+  }
+  for (const auto& o : op.orders) visit(*o.expr);
+  for (const auto& r : op.rows) {
+    for (const auto& e : r) visit(*e);
+  }
+  for (const auto& c : op.children) CountRefs(*c, counts);
+}
+
+void Rewrite(LogicalOpPtr* op, const std::map<ColumnBinding, int>& counts) {
+  for (auto& c : (*op)->children) Rewrite(&c, counts);
+  LogicalOperator& f = **op;
+  if (f.type != LogicalOpType::kFilter) return;
+  LogicalOperator& j = *f.children[0];
+  if (j.type != LogicalOpType::kJoin || j.join_type != JoinType::kMark) return;
+  const ColumnBinding mark{j.mark_index, 0};
+  auto it = counts.find(mark);
+  if (it == counts.end() || it->second != 1) return;
+  for (size_t i = 0; i < f.expressions.size(); ++i) {
+    const Expression& e = *f.expressions[i];
+    const bool positive = e.type == ExprType::kColumnRef && e.binding == mark;
+    const bool negative = e.type == ExprType::kNot && e.children[0]->type == ExprType::kColumnRef &&
+                          e.children[0]->binding == mark;
+    if (!positive && !negative) continue;
+    if (positive) {
+      j.join_type = JoinType::kSemi;
+    } else {
+      if (j.conditions.empty()) {
+        j.join_type = JoinType::kAnti;  // NOT EXISTS: the mark is never NULL
+      } else if (j.conditions.size() == 1 && j.conditions[0].op == "=" && j.expressions.empty()) {
+        j.join_type = JoinType::kAnti;  // NOT IN
+        j.null_aware = true;
+      } else {
+        return;
+      }
+    }
+    f.expressions.erase(f.expressions.begin() + static_cast<long>(i));
+    if (f.expressions.empty()) *op = std::move(f.children[0]);
+    return;
+  }
+}
+
+}  // namespace
+
+Result<LogicalOpPtr> MarkJoinsToSemiJoins(LogicalOpPtr plan) {
+  std::map<ColumnBinding, int> counts;
+  CountRefs(*plan, &counts);
+  Rewrite(&plan, counts);
+  return plan;
+}
+
+}  // namespace quiver::optimizer

@@ -1,0 +1,68 @@
+// The rule driver and helpers shared by rules.
+#include "optimizer/optimizer.h"
+
+#include <algorithm>
+
+namespace quiver::optimizer {
+
+using plan::ColumnBinding;
+using plan::Expression;
+using plan::ExprPtr;
+using plan::LogicalOpPtr;
+
+void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<ColumnBinding>* out) {
+  auto b = op.GetColumnBindings();
+  out->insert(out->end(), b.begin(), b.end());
+}
+
+bool ReferencesOnly(const Expression& e, const std::vector<ColumnBinding>& bindings) {
+  bool ok = true;
+  plan::VisitExpression(e, [&](const Expression& x) {
+    if (x.type == plan::ExprType::kColumnRef && x.depth == 0 && plan::FindBinding(bindings, x.binding) < 0) {
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts) {
+  if (conjuncts.empty()) return plan::MakeConstant(Value::Boolean(true));
+  return plan::MakeAnd(std::move(conjuncts));
+}
+
+namespace {
+
+bool Disabled(const OptimizerOptions& o, const char* name) {
+  return std::find(o.disabled.begin(), o.disabled.end(), name) != o.disabled.end();
+}
+
+}  // namespace
+
+Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state, const OptimizerOptions& options) {
+  if (!Disabled(options, "constant_folding")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, FoldConstants(std::move(plan)));
+  }
+  if (!Disabled(options, "filter_pushdown")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, PushDownFilters(std::move(plan), state));
+  }
+  if (!Disabled(options, "mark_to_semi")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, MarkJoinsToSemiJoins(std::move(plan)));
+    if (!Disabled(options, "filter_pushdown")) {
+      QUIVER_ASSIGN_OR_RAISE(plan, PushDownFilters(std::move(plan), state));
+    }
+  }
+  EstimateCardinalities(plan.get());
+  if (!Disabled(options, "join_order")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, OrderJoins(std::move(plan), state));
+  }
+  if (!Disabled(options, "top_n")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, IntroduceTopN(std::move(plan)));
+  }
+  if (!Disabled(options, "column_pruning")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, PruneColumns(std::move(plan)));
+  }
+  EstimateCardinalities(plan.get());
+  return plan;
+}
+
+}  // namespace quiver::optimizer

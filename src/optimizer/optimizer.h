@@ -1,0 +1,52 @@
+// The optimizer: a driver running small rewrite rules over the logical plan
+// (DataFusion's shape: one rule per file, each with a name and a rewrite).
+//
+// Rules, in order:
+//   constant_folding     fold constant subexpressions; simplify AND/OR/NOT with
+//                        constants ([2 + 2] => [4], [x AND true] => [x])
+//   filter_pushdown      move filters toward the scans, through projections,
+//                        joins and aggregates; cross products with predicates
+//                        become inner joins; scans get the `col op constant`
+//                        conjuncts as predicates for statistics pruning
+//   mark_to_semi         a filter on a mark join's mark becomes a semi (or
+//                        anti) join
+//   join_order           reorders inner joins from cardinality estimates:
+//                        the largest relation is probed, the smallest filtered
+//                        relations are built (star and snowflake schemas)
+//   top_n                ORDER BY + LIMIT -> top-N
+//   column_pruning       scans read, and operators carry, only referenced columns
+//
+// A rule can be disabled by name (OptimizerOptions::disabled).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "planner/binder.h"
+#include "planner/logical_plan.h"
+
+namespace quiver::optimizer {
+
+struct OptimizerOptions {
+  std::vector<std::string> disabled;
+};
+
+Result<plan::LogicalOpPtr> Optimize(plan::LogicalOpPtr plan, plan::BindState* state,
+                                    const OptimizerOptions& options = {});
+
+// The rules (one file each).
+Result<plan::LogicalOpPtr> FoldConstants(plan::LogicalOpPtr plan);
+Result<plan::LogicalOpPtr> PushDownFilters(plan::LogicalOpPtr plan, plan::BindState* state);
+Result<plan::LogicalOpPtr> MarkJoinsToSemiJoins(plan::LogicalOpPtr plan);
+Result<plan::LogicalOpPtr> OrderJoins(plan::LogicalOpPtr plan, plan::BindState* state);
+Result<plan::LogicalOpPtr> IntroduceTopN(plan::LogicalOpPtr plan);
+Result<plan::LogicalOpPtr> PruneColumns(plan::LogicalOpPtr plan);
+// Fills estimated_rows bottom-up (row counts of scans, selectivity guesses).
+void EstimateCardinalities(plan::LogicalOperator* op);
+
+// Helpers shared by rules.
+void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<plan::ColumnBinding>* out);
+bool ReferencesOnly(const plan::Expression& e, const std::vector<plan::ColumnBinding>& bindings);
+plan::ExprPtr MakeConjunction(std::vector<plan::ExprPtr> conjuncts);
+
+}  // namespace quiver::optimizer

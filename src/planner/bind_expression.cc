@@ -1,0 +1,901 @@
+// Expression binding: names, literals, operators, functions, aggregates,
+// CASE / IN / BETWEEN / LIKE / COALESCE, casts and subqueries.
+#include <algorithm>
+
+#include "catalog/catalog.h"
+#include "functions/cast.h"
+#include "planner/expression_binder.h"
+#include "vector/sql_type.h"
+
+namespace quiver::plan {
+
+using sql::ExprKind;
+using sql::LiteralKind;
+using sql::ParsedExpr;
+
+// --- scope lookups -----------------------------------------------------------------
+
+Status Binder::AddScopeTable(ScopeTable t, int location) {
+  if (!t.alias.empty()) {
+    for (const auto& existing : scope_) {
+      if (existing.alias == t.alias) {
+        return Status::Invalid("table name \"{}\" specified more than once", t.alias)
+            .WithPosition(location);
+      }
+    }
+  }
+  if (t.hidden.size() != t.names.size()) t.hidden.assign(t.names.size(), false);
+  scope_.push_back(std::move(t));
+  return Status::OK();
+}
+
+namespace {
+
+// Index of `name` in `names`: exact first, else a unique case-insensitive
+// match. -2 when the case-insensitive match is ambiguous.
+int FindName(const std::vector<std::string>& names, const std::string& name) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<int>(i);
+  }
+  int found = -1;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (IdentifierEquals(names[i], name)) {
+      if (found >= 0) return -2;
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& names, int location) {
+  Resolved r;
+  const std::string& column = names.back();
+  if (names.size() == 1) {
+    auto u = using_columns_.find(column);
+    if (u != using_columns_.end()) {
+      r.expr = u->second->Copy();
+      r.found = true;
+      return r;
+    }
+    const ScopeTable* hit_table = nullptr;
+    int hit = -1;
+    for (const auto& t : scope_) {
+      const int i = FindName(t.names, column);
+      if (i == -2) {
+        return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+      }
+      if (i < 0 || t.hidden[static_cast<size_t>(i)]) continue;
+      if (hit_table != nullptr) {
+        return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+      }
+      hit_table = &t;
+      hit = i;
+    }
+    if (hit_table != nullptr) {
+      r.expr = MakeColumnRef(hit_table->bindings[static_cast<size_t>(hit)],
+                             hit_table->types[static_cast<size_t>(hit)], column);
+      r.found = true;
+    }
+    return r;
+  }
+  if (names.size() > 3) {
+    return Status::Invalid("improper qualified name (too many dotted names): {}", names[0])
+        .WithPosition(location);
+  }
+  // table.column (or schema.table.column: the schema is ignored).
+  const std::string& table = names[names.size() - 2];
+  const ScopeTable* match = nullptr;
+  for (const auto& t : scope_) {
+    if (t.alias == table) {
+      match = &t;
+      break;
+    }
+  }
+  if (match == nullptr) {
+    for (const auto& t : scope_) {
+      if (IdentifierEquals(t.alias, table)) {
+        match = &t;
+        break;
+      }
+    }
+  }
+  if (match == nullptr) return r;
+  const int i = FindName(match->names, column);
+  if (i == -2) return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+  if (i < 0) {
+    return Status::KeyError("column {}.{} does not exist", table, column).WithPosition(location);
+  }
+  r.expr = MakeColumnRef(match->bindings[static_cast<size_t>(i)], match->types[static_cast<size_t>(i)],
+                         column);
+  r.found = true;
+  return r;
+}
+
+// --- helpers -------------------------------------------------------------------------
+
+ExprPtr ExpressionBinder::ResolveUnknown(ExprPtr e, const TypeRef& to) {
+  if (!e->unknown_literal) return e;
+  e->unknown_literal = false;
+  if (to != nullptr && !to->Equals(*utf8())) {
+    auto v = CastValue(e->value, to);
+    if (v.ok()) return MakeConstant(std::move(v).ValueOrDie());
+    return MakeCast(std::move(e), to);
+  }
+  return e;
+}
+
+Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int location,
+                                         bool explicit_cast) {
+  if (e->return_type->Equals(*to)) {
+    e->unknown_literal = false;
+    return e;
+  }
+  if (e->unknown_literal) {
+    e->unknown_literal = false;
+    auto v = CastValue(e->value, to);
+    if (!v.ok()) return v.status().WithPosition(location);
+    auto c = MakeConstant(std::move(v).ValueOrDie());
+    c->alias = e->alias;
+    return c;
+  }
+  const DataType& from = *e->return_type;
+  if (explicit_cast ? !CanCast(from, *to) : !CanCastImplicitly(from, *to)) {
+    return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
+        .WithPosition(location);
+  }
+  if (e->type == ExprType::kConstant) {
+    auto v = CastValue(e->value, to);
+    if (!v.ok()) return v.status().WithPosition(location);
+    auto c = MakeConstant(std::move(v).ValueOrDie());
+    c->alias = e->alias;
+    return c;
+  }
+  return MakeCast(std::move(e), to);
+}
+
+Status ExpressionBinder::Unify(std::vector<ExprPtr>* exprs, const char* context, int location) {
+  TypeRef common;
+  bool all_unknown = true;
+  for (const auto& e : *exprs) {
+    if (e->unknown_literal) continue;
+    all_unknown = false;
+    if (common == nullptr) {
+      common = e->return_type;
+      continue;
+    }
+    auto t = CommonSuperType(common, e->return_type, context);
+    if (!t.ok()) return t.status().WithPosition(location);
+    common = *t;
+  }
+  if (all_unknown || common == nullptr || common->id == TypeId::kNull) common = all_unknown ? utf8() : common;
+  if (common->id == TypeId::kNull) return Status::OK();
+  for (auto& e : *exprs) {
+    QUIVER_ASSIGN_OR_RAISE(e, CastTo(std::move(e), common, location, false));
+  }
+  return Status::OK();
+}
+
+Result<ExprPtr> BindOperatorCall(const std::string& op, std::vector<ExprPtr> args, int location) {
+  auto r = MakeFunction(op, std::move(args), true);
+  if (!r.ok()) return r.status().WithPosition(location);
+  return r;
+}
+
+// --- binding ---------------------------------------------------------------------------
+
+Result<ExprPtr> ExpressionBinder::BindPredicate(const ParsedExpr& e, const char* clause_name) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(e));
+  if (b->unknown_literal) return CastTo(std::move(b), boolean(), e.location, true);
+  if (b->return_type->id == TypeId::kNull) return CastTo(std::move(b), boolean(), e.location, true);
+  if (b->return_type->id != TypeId::kBool) {
+    return Status::TypeError("argument of {} must be type boolean, not type {}", clause_name,
+                             PgTypeName(*b->return_type))
+        .WithPosition(e.location);
+  }
+  return b;
+}
+
+Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+      return BindColumnRef(e);
+    case ExprKind::kStar:
+      return Status::Invalid("\"*\" is not allowed here").WithPosition(e.location);
+    case ExprKind::kConstant:
+      return BindConstant(e);
+    case ExprKind::kParameter: {
+      const auto& params = binder_->state()->parameters;
+      if (e.param_index < 1 || static_cast<size_t>(e.param_index) > params.size()) {
+        return Status::Invalid("there is no parameter ${}", e.param_index).WithPosition(e.location);
+      }
+      return MakeConstant(params[static_cast<size_t>(e.param_index - 1)]);
+    }
+    case ExprKind::kOperator:
+      return BindOperator(e);
+    case ExprKind::kFunction:
+      return BindFunction(e);
+    case ExprKind::kCast:
+      return BindCast(e);
+    case ExprKind::kCase:
+      return BindCase(e);
+    case ExprKind::kAnd:
+    case ExprKind::kOr:
+    case ExprKind::kNot:
+      return BindBoolean(e);
+    case ExprKind::kIsNull: {
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr c, Bind(*e.children[0]));
+      c = ResolveUnknown(std::move(c));
+      auto out = std::make_unique<Expression>(e.negated ? ExprType::kIsNotNull : ExprType::kIsNull,
+                                              boolean());
+      out->children.push_back(std::move(c));
+      return ExprPtr(std::move(out));
+    }
+    case ExprKind::kBoolTest:
+      return BindBoolTest(e);
+    case ExprKind::kIn:
+      return BindIn(e);
+    case ExprKind::kBetween:
+      return BindBetween(e);
+    case ExprKind::kLike:
+      return BindLike(e);
+    case ExprKind::kIsDistinct: {
+      std::vector<ExprPtr> args;
+      for (const auto& c : e.children) {
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+        args.push_back(std::move(b));
+      }
+      return BindOperatorCall(e.negated ? "is not distinct from" : "is distinct from",
+                              std::move(args), e.location);
+    }
+    case ExprKind::kNullIf: {
+      // NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END (a's type).
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr a, Bind(*e.children[0]));
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*e.children[1]));
+      a = ResolveUnknown(std::move(a));
+      std::vector<ExprPtr> args;
+      args.push_back(a->Copy());
+      args.push_back(std::move(b));
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr eq, BindOperatorCall("=", std::move(args), e.location));
+      auto out = std::make_unique<Expression>(ExprType::kCase, a->return_type);
+      out->children.push_back(std::move(eq));
+      out->children.push_back(MakeConstant(Value::Null(a->return_type)));
+      out->children.push_back(std::move(a));
+      out->alias = "nullif";
+      return ExprPtr(std::move(out));
+    }
+    case ExprKind::kCoalesce:
+      return BindCoalesce(e);
+    case ExprKind::kGreatest:
+      return BindGreatest(e);
+    case ExprKind::kSubquery:
+      return BindSubquery(e);
+    case ExprKind::kValueFunction: {
+      if (e.name == "current_user") return MakeConstant(Value::Text("quiver"));
+      if (e.name == "current_schema") return MakeConstant(Value::Text("public"));
+      if (e.name == "current_catalog") return MakeConstant(Value::Text("quiver"));
+      auto f = MakeFunction(e.name == "current_date" ? "current_date" : "now", {}, false);
+      if (!f.ok()) return f.status().WithPosition(e.location);
+      (*f)->alias = e.name;
+      return f;
+    }
+    case ExprKind::kRow:
+      return Status::Unsupported("row constructors").WithPosition(e.location);
+  }
+  return Status::Unsupported("this expression").WithPosition(e.location);
+}
+
+Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
+  // This scope, then outer scopes (correlated references).
+  int depth = 0;
+  for (Binder* b = binder_; b != nullptr; b = b->parent_, ++depth) {
+    QUIVER_ASSIGN_OR_RAISE(auto r, b->ResolveColumn(e.names, e.location));
+    if (!r.found) continue;
+    if (depth > 0) {
+      VisitExpression(&r.expr, [&](ExprPtr* x) {
+        if ((*x)->type == ExprType::kColumnRef) (*x)->depth += depth;
+      });
+      // Record the correlation in every binder between here and there.
+      std::vector<ColumnBinding> refs;
+      VisitExpression(*r.expr, [&](const Expression& x) {
+        if (x.type == ExprType::kColumnRef && x.depth > 0) {
+          Binder* at = binder_;
+          for (int d = 0; d < x.depth && at != nullptr; ++d, at = at->parent_) {
+            CorrelatedColumn cc{x.binding, x.return_type, x.alias, x.depth - d};
+            if (std::find(at->correlated_.begin(), at->correlated_.end(), cc) == at->correlated_.end()) {
+              at->correlated_.push_back(cc);
+            }
+          }
+        }
+      });
+    }
+    return std::move(r.expr);
+  }
+  if (e.names.size() >= 2) {
+    // Distinguish a missing table from a missing column.
+    const std::string& table = e.names[e.names.size() - 2];
+    bool table_known = false;
+    for (Binder* b = binder_; b != nullptr; b = b->parent_) {
+      for (const auto& t : b->scope_) {
+        if (IdentifierEquals(t.alias, table)) table_known = true;
+      }
+    }
+    if (!table_known) {
+      return Status::KeyError("missing FROM-clause entry for table \"{}\"", table).WithPosition(e.location);
+    }
+    return Status::KeyError("column {}.{} does not exist", table, e.names.back()).WithPosition(e.location);
+  }
+  return Status::KeyError("column \"{}\" does not exist", e.names.back()).WithPosition(e.location);
+}
+
+Result<ExprPtr> ExpressionBinder::BindConstant(const ParsedExpr& e) {
+  switch (e.literal) {
+    case LiteralKind::kNull:
+      return MakeConstant(Value::Null(null()));
+    case LiteralKind::kBool:
+      return MakeConstant(Value::Boolean(e.bval));
+    case LiteralKind::kInteger:
+      if (e.ival >= INT32_MIN && e.ival <= INT32_MAX) {
+        return MakeConstant(Value::Int32(static_cast<int32_t>(e.ival)));
+      }
+      return MakeConstant(Value::Int64(e.ival));
+    case LiteralKind::kNumeric: {
+      // PostgreSQL types 1.5 as numeric; exponents and huge values too.
+      int precision = 0, scale = 0;
+      if (DecimalLiteralShape(e.text, &precision, &scale) && precision <= kMaxDecimalPrecision) {
+        int128_t v;
+        bool overflow;
+        if (ParseSqlDecimal(e.text, precision, scale, &v, &overflow) && !overflow) {
+          return MakeConstant(Value::Decimal(v, precision, scale));
+        }
+      }
+      double d;
+      if (ParseSqlDouble(e.text, &d)) {
+        // 1e5 and numbers beyond numeric(38): exact when they fit.
+        int128_t v;
+        bool overflow = false;
+        if (ParseSqlDecimal(e.text, kMaxDecimalPrecision, 0, &v, &overflow) && !overflow &&
+            e.text.find_first_of(".") == std::string::npos) {
+          return MakeConstant(Value::Decimal(v, kMaxDecimalPrecision, 0));
+        }
+        return MakeConstant(Value::Double(d));
+      }
+      return Status::Invalid("invalid numeric literal {}", e.text).WithPosition(e.location);
+    }
+    case LiteralKind::kString: {
+      auto c = MakeConstant(Value::Text(e.text));
+      c->unknown_literal = true;
+      return c;
+    }
+  }
+  return Status::Invalid("bad literal");
+}
+
+Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
+  std::vector<ExprPtr> args;
+  for (const auto& c : e.children) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    args.push_back(std::move(b));
+  }
+  std::string op = e.name;
+  if (op == "||") {
+    // anything || text: the non-text side is converted to text (anynonarray || text).
+    for (auto& a : args) {
+      if (a->unknown_literal) {
+        a = ResolveUnknown(std::move(a));
+      } else if (a->return_type->id != TypeId::kString && a->return_type->id != TypeId::kNull) {
+        a = MakeCast(std::move(a), utf8());
+      }
+    }
+  }
+  if (op == "^") op = "power";
+  if (op == "power") return BindOperatorCall("power", std::move(args), e.location);
+  if (op == "~" || op == "!~" || op == "~*" || op == "!~*") {
+    return Status::Unsupported("regular expression operators").WithPosition(e.location);
+  }
+  // Unary minus on a constant folds right away (int4 '-1' stays int4).
+  return BindOperatorCall(op, std::move(args), e.location);
+}
+
+Result<ExprPtr> ExpressionBinder::BindBoolean(const ParsedExpr& e) {
+  std::vector<ExprPtr> args;
+  const char* name = e.kind == ExprKind::kAnd ? "AND" : e.kind == ExprKind::kOr ? "OR" : "NOT";
+  for (const auto& c : e.children) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    if (b->unknown_literal || b->return_type->id == TypeId::kNull) {
+      QUIVER_ASSIGN_OR_RAISE(b, CastTo(std::move(b), boolean(), c->location, true));
+    }
+    if (b->return_type->id != TypeId::kBool) {
+      return Status::TypeError("argument of {} must be type boolean, not type {}", name,
+                               PgTypeName(*b->return_type))
+          .WithPosition(c->location);
+    }
+    args.push_back(std::move(b));
+  }
+  if (e.kind == ExprKind::kNot) return MakeNot(std::move(args[0]));
+  auto out = std::make_unique<Expression>(e.kind == ExprKind::kAnd ? ExprType::kAnd : ExprType::kOr,
+                                          boolean());
+  out->children = std::move(args);
+  return ExprPtr(std::move(out));
+}
+
+Result<ExprPtr> ExpressionBinder::BindBoolTest(const ParsedExpr& e) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
+  QUIVER_ASSIGN_OR_RAISE(x, CastTo(std::move(x), boolean(), e.location, true));
+  if (x->return_type->id != TypeId::kBool) {
+    return Status::TypeError("argument of IS {} must be type boolean, not type {}", e.name,
+                             PgTypeName(*x->return_type))
+        .WithPosition(e.location);
+  }
+  auto coalesce = [](ExprPtr v, bool dflt) {
+    auto c = std::make_unique<Expression>(ExprType::kCoalesce, boolean());
+    c->children.push_back(std::move(v));
+    c->children.push_back(MakeConstant(Value::Boolean(dflt)));
+    return ExprPtr(std::move(c));
+  };
+  ExprPtr out;
+  if (e.name == "unknown") {
+    out = std::make_unique<Expression>(e.negated ? ExprType::kIsNotNull : ExprType::kIsNull, boolean());
+    out->children.push_back(std::move(x));
+    return out;
+  }
+  if (e.name == "true") {
+    out = coalesce(std::move(x), false);  // IS TRUE
+  } else {
+    out = coalesce(MakeNot(std::move(x)), false);  // IS FALSE
+  }
+  if (e.negated) out = MakeNot(std::move(out));
+  return out;
+}
+
+Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
+  if (e.type_name.is_array) return Status::Unsupported("array types").WithPosition(e.location);
+  auto to_r = TypeFromSqlName(e.type_name.name, e.type_name.modifiers);
+  if (!to_r.ok()) return to_r.status().WithPosition(e.type_name.location >= 0 ? e.type_name.location : e.location);
+  TypeRef to = *to_r;
+  if (to->id == TypeId::kDecimal128 && e.type_name.modifiers.empty()) {
+    // Bare `numeric`: keep the input's digits.
+    const DataType& from = *x->return_type;
+    if (IsIntegerType(from) || from.id == TypeId::kDecimal128) {
+      to = DecimalTypeFor(from);
+    } else if (x->unknown_literal) {
+      int p, s;
+      if (DecimalLiteralShape(x->value.str(), &p, &s)) to = decimal128(std::min(kMaxDecimalPrecision, std::max(p, 18)), s);
+    } else {
+      to = decimal128(kMaxDecimalPrecision, 16);
+    }
+  }
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr out, CastTo(std::move(x), to, e.location, true));
+  return out;
+}
+
+Result<ExprPtr> ExpressionBinder::BindCase(const ParsedExpr& e) {
+  ExprPtr arg;
+  if (e.case_arg) {
+    QUIVER_ASSIGN_OR_RAISE(arg, Bind(*e.case_arg));
+  }
+  std::vector<ExprPtr> conditions, results;
+  for (size_t i = 0; i + 1 < e.children.size(); i += 2) {
+    ExprPtr cond;
+    if (arg) {
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr v, Bind(*e.children[i]));
+      std::vector<ExprPtr> args;
+      args.push_back(arg->Copy());
+      args.push_back(std::move(v));
+      QUIVER_ASSIGN_OR_RAISE(cond, BindOperatorCall("=", std::move(args), e.children[i]->location));
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(cond, BindPredicate(*e.children[i], "CASE/WHEN"));
+    }
+    conditions.push_back(std::move(cond));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr r, Bind(*e.children[i + 1]));
+    results.push_back(std::move(r));
+  }
+  if (e.case_else) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr r, Bind(*e.case_else));
+    results.push_back(std::move(r));
+  } else {
+    results.push_back(MakeConstant(Value::Null(null())));
+  }
+  QUIVER_RETURN_NOT_OK(Unify(&results, "CASE", e.location));
+  TypeRef type = results[0]->return_type;
+  for (const auto& r : results) {
+    if (r->return_type->id != TypeId::kNull) type = r->return_type;
+  }
+  auto out = std::make_unique<Expression>(ExprType::kCase, type);
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    out->children.push_back(std::move(conditions[i]));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr r, CastTo(std::move(results[i]), type, e.location, false));
+    out->children.push_back(std::move(r));
+  }
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr els, CastTo(std::move(results.back()), type, e.location, false));
+  out->children.push_back(std::move(els));
+  out->alias = "case";
+  return ExprPtr(std::move(out));
+}
+
+Result<ExprPtr> ExpressionBinder::BindCoalesce(const ParsedExpr& e) {
+  std::vector<ExprPtr> args;
+  for (const auto& c : e.children) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    args.push_back(std::move(b));
+  }
+  QUIVER_RETURN_NOT_OK(Unify(&args, "COALESCE", e.location));
+  TypeRef type = args[0]->return_type;
+  for (const auto& a : args) {
+    if (a->return_type->id != TypeId::kNull) type = a->return_type;
+  }
+  auto out = std::make_unique<Expression>(ExprType::kCoalesce, type);
+  for (auto& a : args) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr c, CastTo(std::move(a), type, e.location, false));
+    out->children.push_back(std::move(c));
+  }
+  out->alias = "coalesce";
+  return ExprPtr(std::move(out));
+}
+
+Result<ExprPtr> ExpressionBinder::BindGreatest(const ParsedExpr& e) {
+  // GREATEST/LEAST ignore NULLs: a chain of CASEs over the unified type.
+  std::vector<ExprPtr> args;
+  for (const auto& c : e.children) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    args.push_back(std::move(b));
+  }
+  QUIVER_RETURN_NOT_OK(Unify(&args, e.name == "greatest" ? "GREATEST" : "LEAST", e.location));
+  const char* op = e.name == "greatest" ? ">=" : "<=";
+  ExprPtr acc = std::move(args[0]);
+  for (size_t i = 1; i < args.size(); ++i) {
+    ExprPtr b = std::move(args[i]);
+    const TypeRef type = acc->return_type->id == TypeId::kNull ? b->return_type : acc->return_type;
+    auto is_null = [](const ExprPtr& x) {
+      auto n = std::make_unique<Expression>(ExprType::kIsNull, boolean());
+      n->children.push_back(x->Copy());
+      return ExprPtr(std::move(n));
+    };
+    std::vector<ExprPtr> cmp_args;
+    cmp_args.push_back(acc->Copy());
+    cmp_args.push_back(b->Copy());
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(op, std::move(cmp_args), e.location));
+    auto c = std::make_unique<Expression>(ExprType::kCase, type);
+    c->children.push_back(is_null(acc));
+    c->children.push_back(MakeCast(b->Copy(), type));
+    c->children.push_back(is_null(b));
+    c->children.push_back(MakeCast(acc->Copy(), type));
+    c->children.push_back(std::move(cmp));
+    c->children.push_back(MakeCast(acc->Copy(), type));
+    c->children.push_back(MakeCast(std::move(b), type));
+    acc = std::move(c);
+  }
+  acc->alias = e.name;
+  return acc;
+}
+
+Result<ExprPtr> ExpressionBinder::BindIn(const ParsedExpr& e) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr probe, Bind(*e.children[0]));
+  std::vector<ExprPtr> items;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*e.children[i]));
+    items.push_back(std::move(b));
+  }
+  // Compare through "=" resolution so IN accepts exactly what = accepts.
+  std::vector<ExprPtr> all;
+  all.push_back(std::move(probe));
+  for (auto& i : items) all.push_back(std::move(i));
+  QUIVER_RETURN_NOT_OK(Unify(&all, "IN", e.location));
+  bool all_constant = true;
+  for (size_t i = 1; i < all.size(); ++i) {
+    if (all[i]->type != ExprType::kConstant) all_constant = false;
+  }
+  // Check that = exists for the unified type.
+  {
+    std::vector<ExprPtr> test;
+    test.push_back(all[0]->Copy());
+    test.push_back(all[all.size() > 1 ? 1 : 0]->Copy());
+    QUIVER_RETURN_NOT_OK(BindOperatorCall("=", std::move(test), e.location).status());
+  }
+  if (all_constant) {
+    auto out = std::make_unique<Expression>(ExprType::kIn, boolean());
+    out->negated = e.negated;
+    out->children = std::move(all);
+    return ExprPtr(std::move(out));
+  }
+  // Non-constant lists: a chain of ORs (same NULL semantics).
+  std::vector<ExprPtr> ors;
+  for (size_t i = 1; i < all.size(); ++i) {
+    std::vector<ExprPtr> args;
+    args.push_back(all[0]->Copy());
+    args.push_back(std::move(all[i]));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr eq, BindOperatorCall("=", std::move(args), e.location));
+    ors.push_back(std::move(eq));
+  }
+  ExprPtr out;
+  if (ors.size() == 1) {
+    out = std::move(ors[0]);
+  } else {
+    out = std::make_unique<Expression>(ExprType::kOr, boolean());
+    out->children = std::move(ors);
+  }
+  if (e.negated) out = MakeNot(std::move(out));
+  return out;
+}
+
+Result<ExprPtr> ExpressionBinder::BindBetween(const ParsedExpr& e) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr lo, Bind(*e.children[1]));
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr hi, Bind(*e.children[2]));
+  auto range = [&](ExprPtr a, ExprPtr b) -> Result<ExprPtr> {
+    std::vector<ExprPtr> ge, le;
+    ge.push_back(x->Copy());
+    ge.push_back(std::move(a));
+    le.push_back(x->Copy());
+    le.push_back(std::move(b));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr c1, BindOperatorCall(">=", std::move(ge), e.location));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr c2, BindOperatorCall("<=", std::move(le), e.location));
+    std::vector<ExprPtr> both;
+    both.push_back(std::move(c1));
+    both.push_back(std::move(c2));
+    return MakeAnd(std::move(both));
+  };
+  ExprPtr out;
+  if (e.symmetric) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr a, range(lo->Copy(), hi->Copy()));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, range(std::move(hi), std::move(lo)));
+    out = std::make_unique<Expression>(ExprType::kOr, boolean());
+    out->children.push_back(std::move(a));
+    out->children.push_back(std::move(b));
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(out, range(std::move(lo), std::move(hi)));
+  }
+  if (e.negated) out = MakeNot(std::move(out));
+  return out;
+}
+
+Result<ExprPtr> ExpressionBinder::BindLike(const ParsedExpr& e) {
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr text, Bind(*e.children[0]));
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr pattern, Bind(*e.children[1]));
+  if (e.children.size() > 2) {
+    // ESCAPE 'c': rewrite the (constant) pattern to use backslash escapes.
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr esc, Bind(*e.children[2]));
+    if (esc->type != ExprType::kConstant || pattern->type != ExprType::kConstant ||
+        esc->value.is_null() || pattern->value.is_null()) {
+      return Status::Unsupported("LIKE ... ESCAPE with non-constant operands").WithPosition(e.location);
+    }
+    const std::string& ec = esc->value.str();
+    if (ec.size() > 1) {
+      return Status::Invalid("invalid escape string (escape string must be empty or one character)")
+          .WithPosition(e.location);
+    }
+    std::string p = pattern->value.str(), out;
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (!ec.empty() && p[i] == ec[0] && i + 1 < p.size()) {
+        out += '\\';
+        out += p[++i];
+      } else if (p[i] == '\\' && (ec.empty() || ec[0] != '\\')) {
+        out += "\\\\";
+      } else {
+        out += p[i];
+      }
+    }
+    const bool unknown = pattern->unknown_literal;
+    pattern = MakeConstant(Value::Text(out));
+    pattern->unknown_literal = unknown;
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(text));
+  args.push_back(std::move(pattern));
+  const std::string name = (e.negated ? "not " : "") + e.name;
+  return BindOperatorCall(name, std::move(args), e.location);
+}
+
+Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
+  const std::string& name = e.name;
+  const FunctionRegistry& reg = FunctionRegistry::Get();
+  const bool is_aggregate = reg.HasAggregate(name) || (name == "count");
+  if (e.has_window) return Status::Unsupported("window functions").WithPosition(e.location);
+  if (is_aggregate) return BindAggregate(e);
+  if (e.distinct || e.star) {
+    return Status::Invalid("DISTINCT specified, but {} is not an aggregate function", name)
+        .WithPosition(e.location);
+  }
+  if (e.filter) {
+    return Status::Invalid("FILTER specified, but {} is not an aggregate function", name)
+        .WithPosition(e.location);
+  }
+  for (const auto& n : e.arg_names) {
+    if (!n.empty()) {
+      return Status::Invalid("function {} does not take named arguments", name).WithPosition(e.location);
+    }
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& c : e.children) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    args.push_back(std::move(b));
+  }
+  if (!reg.HasScalar(name)) {
+    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "generate_series") {
+      return Status::Invalid("table function {} can only appear in FROM", name).WithPosition(e.location);
+    }
+    std::vector<ArgInfo> infos;
+    for (const auto& a : args) infos.push_back({a->return_type, a->unknown_literal});
+    return Status::KeyError("function {} does not exist", CallSignature(name, infos)).WithPosition(e.location);
+  }
+  // date_part/extract/date_trunc take the field as text.
+  if ((name == "extract" || name == "date_part" || name == "date_trunc") && !args.empty()) {
+    args[0] = ResolveUnknown(std::move(args[0]));
+  }
+  if (name == "extract" && args.size() == 2 && args[1]->unknown_literal) {
+    QUIVER_ASSIGN_OR_RAISE(args[1], CastTo(std::move(args[1]), timestamp(TimeUnit::kMicro), e.location, true));
+  }
+  std::string field;
+  if (name == "extract" && !args.empty() && args[0]->type == ExprType::kConstant && !args[0]->value.is_null()) {
+    field = args[0]->value.str();
+    for (char& ch : field) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  int round_digits = INT32_MIN;
+  if ((name == "round" || name == "trunc") && args.size() == 2 && args[1]->type == ExprType::kConstant &&
+      !args[1]->value.is_null() && IsIntegerType(*args[1]->return_type)) {
+    round_digits = static_cast<int>(args[1]->value.integer());
+  }
+  auto f = MakeFunction(name, std::move(args), false);
+  if (!f.ok()) return f.status().WithPosition(e.location);
+  ExprPtr out = std::move(f).ValueOrDie();
+  // Result scales that depend on constant arguments.
+  if (!field.empty() && (field == "second" || field == "seconds" || field == "epoch" ||
+                         field == "millisecond" || field == "milliseconds" || field == "julian")) {
+    out->return_type = decimal128(24, 6);
+    out->function.return_type = out->return_type;
+  }
+  if (round_digits != INT32_MIN && out->return_type->id == TypeId::kDecimal128) {
+    const int s = std::clamp(round_digits, 0, out->return_type->scale);
+    out->return_type = decimal128(out->return_type->precision, s);
+    out->function.return_type = out->return_type;
+  }
+  out->alias = name;
+  return out;
+}
+
+Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
+  std::string name = e.name;
+  if (aggregates_ == nullptr) {
+    const char* where = clause_ == Clause::kWhere      ? "WHERE"
+                        : clause_ == Clause::kGroupBy  ? "GROUP BY"
+                        : clause_ == Clause::kJoinOn   ? "JOIN conditions"
+                        : clause_ == Clause::kValues   ? "VALUES"
+                        : clause_ == Clause::kLimit    ? "LIMIT"
+                                                       : "this context";
+    return Status::Invalid("aggregate functions are not allowed in {}", where).WithPosition(e.location);
+  }
+  if (inside_aggregate_) {
+    return Status::Invalid("aggregate function calls cannot be nested").WithPosition(e.location);
+  }
+  inside_aggregate_ = true;
+  std::vector<ExprPtr> args;
+  Status st;
+  for (const auto& c : e.children) {
+    auto b = Bind(*c);
+    if (!b.ok()) {
+      st = b.status();
+      break;
+    }
+    args.push_back(std::move(b).ValueOrDie());
+  }
+  ExprPtr filter;
+  if (st.ok() && e.filter) {
+    auto f = BindPredicate(*e.filter, "FILTER");
+    if (f.ok()) {
+      filter = std::move(f).ValueOrDie();
+    } else {
+      st = f.status();
+    }
+  }
+  inside_aggregate_ = false;
+  QUIVER_RETURN_NOT_OK(st);
+  if (e.star) {
+    if (name != "count") return Status::Invalid("{}(*) is not allowed", name).WithPosition(e.location);
+    name = "count_star";
+  }
+  if (name == "count" && args.empty()) name = "count_star";
+  std::vector<ArgInfo> infos;
+  for (auto& a : args) {
+    infos.push_back({a->return_type, a->unknown_literal});
+  }
+  auto bound = FunctionRegistry::Get().ResolveAggregate(name, infos);
+  if (!bound.ok()) return bound.status().WithPosition(e.location);
+  auto agg = std::make_unique<Expression>(ExprType::kAggregate, bound->return_type);
+  agg->aggregate = bound->function;
+  agg->distinct = e.distinct;
+  agg->filter = std::move(filter);
+  for (size_t i = 0; i < args.size(); ++i) {
+    ExprPtr a = std::move(args[i]);
+    if (a->unknown_literal) a = ResolveUnknown(std::move(a));
+    agg->children.push_back(MakeCast(std::move(a), bound->arg_types[i]));
+  }
+  agg->alias = e.star ? "count" : e.name;
+  // count(DISTINCT x) == count(x) when deduplication cannot matter: kept as is.
+  for (size_t k = 0; k < aggregates_->size(); ++k) {
+    if ((*aggregates_)[k]->Equals(*agg)) {
+      return MakeColumnRef({aggregate_index_, static_cast<int>(k)}, agg->return_type, agg->alias);
+    }
+  }
+  const int k = static_cast<int>(aggregates_->size());
+  TypeRef type = agg->return_type;
+  std::string alias = agg->alias;
+  aggregates_->push_back(std::move(agg));
+  return MakeColumnRef({aggregate_index_, k}, type, alias);
+}
+
+Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,
+                                          int group_index, int aggregate_index, int location) {
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if ((*expr)->Equals(*groups[i])) {
+      std::string alias = (*expr)->alias.empty() ? groups[i]->alias : (*expr)->alias;
+      *expr = MakeColumnRef({group_index, static_cast<int>(i)}, groups[i]->return_type, alias);
+      return Status::OK();
+    }
+  }
+  Expression& e = **expr;
+  if (e.type == ExprType::kColumnRef && e.depth == 0) {
+    if (e.binding.table == aggregate_index || e.binding.table == group_index) return Status::OK();
+    return Status::Invalid(
+               "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+               e.alias)
+        .WithPosition(location);
+  }
+  if (e.type == ExprType::kSubquery) return Status::OK();  // handled by the subquery planner
+  for (auto& c : e.children) {
+    QUIVER_RETURN_NOT_OK(ReplaceGroupKeys(&c, groups, group_index, aggregate_index, location));
+  }
+  return Status::OK();
+}
+
+Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
+  auto sub = std::make_shared<BoundSubquery>();
+  sub->kind = e.subquery_kind;
+  sub->location = e.location;
+  Binder child(binder_->state(), binder_);
+  child.ctes_ = binder_->ctes_;
+  auto q = child.BindQuery(*e.subquery);
+  if (!q.ok()) return q.status();
+  if (sub->kind == sql::SubqueryKind::kScalar || sub->kind == sql::SubqueryKind::kAny ||
+      sub->kind == sql::SubqueryKind::kAll) {
+    if (q->types.size() != 1) {
+      return Status::Invalid("{}", sub->kind == sql::SubqueryKind::kScalar
+                                       ? "subquery must return only one column"
+                                       : "subquery has too many columns")
+          .WithPosition(e.location);
+    }
+    sub->type = q->types[0];
+  }
+  sub->plan = std::move(q->plan);
+  sub->correlated = child.correlated();
+  ExprPtr out;
+  if (sub->kind == sql::SubqueryKind::kAny || sub->kind == sql::SubqueryKind::kAll) {
+    QUIVER_ASSIGN_OR_RAISE(sub->test, Bind(*e.children[0]));
+    sub->op = e.name;
+    // Check the comparison and settle the types: left op right.
+    std::vector<ExprPtr> args;
+    args.push_back(sub->test->Copy());
+    args.push_back(MakeColumnRef({-1, 0}, sub->type));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(sub->op, std::move(args), e.location));
+    if (cmp->return_type->id != TypeId::kBool) {
+      return Status::TypeError("operator {} must return type boolean", sub->op).WithPosition(e.location);
+    }
+    out = std::make_unique<Expression>(ExprType::kSubquery, boolean());
+  } else if (sub->kind == sql::SubqueryKind::kExists) {
+    out = std::make_unique<Expression>(ExprType::kSubquery, boolean());
+  } else {
+    out = std::make_unique<Expression>(ExprType::kSubquery, sub->type);
+  }
+  out->subquery = std::move(sub);
+  out->alias = e.ToString();
+  return out;
+}
+
+void DecrementDepth(Expression* expr) {
+  VisitExpression(*expr, [](const Expression& x) {
+    if (x.type == ExprType::kColumnRef && x.depth > 0) const_cast<Expression&>(x).depth--;
+  });
+}
+
+}  // namespace quiver::plan

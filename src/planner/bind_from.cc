@@ -1,0 +1,471 @@
+// FROM: tables, views, CTEs, files (quoted names and read_* functions),
+// subqueries, joins (ON / USING / NATURAL), generate_series.
+#include <algorithm>
+#include <filesystem>
+
+#include "columnar/builder.h"
+#include "planner/expression_binder.h"
+#include "vector/sql_type.h"
+
+namespace quiver::plan {
+
+using sql::TableRef;
+
+Result<LogicalOpPtr> Binder::BindFrom(const std::vector<std::unique_ptr<TableRef>>& from) {
+  if (from.empty()) return std::make_unique<LogicalOperator>(LogicalOpType::kDummyScan);
+  LogicalOpPtr plan;
+  for (const auto& ref : from) {
+    QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindTableRef(*ref));
+    if (plan == nullptr) {
+      plan = std::move(p);
+    } else {
+      auto cross = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
+      cross->children.push_back(std::move(plan));
+      cross->children.push_back(std::move(p));
+      plan = std::move(cross);
+    }
+  }
+  return plan;
+}
+
+Result<LogicalOpPtr> Binder::BindTableRef(const TableRef& ref) {
+  switch (ref.kind) {
+    case TableRef::kTable:
+      return BindBaseTable(ref);
+    case TableRef::kFunction:
+      return BindTableFunction(ref);
+    case TableRef::kSubquery:
+      return BindSubqueryRef(*ref.subquery, ref.alias, "", ref.location);
+    case TableRef::kJoin:
+      return BindJoin(ref);
+  }
+  return Status::Invalid("bad FROM item");
+}
+
+const sql::CommonTableExpr* Binder::FindCte(const std::string& name) const {
+  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+    if ((*it)->name == name) return *it;
+  }
+  return nullptr;
+}
+
+Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const sql::Alias& alias,
+                                     const std::string& default_name, int location) {
+  auto get = std::make_unique<LogicalOperator>(LogicalOpType::kGet);
+  get->table_index = state_->NewTableIndex();
+  get->table = table;
+  const SchemaRef schema = table->schema();
+  ScopeTable scope;
+  scope.alias = alias.empty() ? default_name : alias.name;
+  get->table_alias = scope.alias;
+  if (alias.columns.size() > static_cast<size_t>(schema->num_fields())) {
+    return Status::Invalid("table \"{}\" has {} columns available but {} columns specified",
+                           scope.alias, schema->num_fields(), alias.columns.size())
+        .WithPosition(location);
+  }
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    get->column_ids.push_back(i);
+    get->column_names.push_back(schema->field(i)->name);
+    get->column_types.push_back(schema->field(i)->type);
+    scope.names.push_back(static_cast<size_t>(i) < alias.columns.size() ? alias.columns[static_cast<size_t>(i)]
+                                                                        : schema->field(i)->name);
+    scope.types.push_back(schema->field(i)->type);
+    scope.bindings.push_back({get->table_index, i});
+  }
+  const int64_t rows = table->EstimatedRows();
+  get->estimated_rows = rows >= 0 ? static_cast<double>(rows) : -1;
+  QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), location));
+  return get;
+}
+
+namespace {
+
+bool LooksLikePath(const std::string& name) {
+  if (name.find('/') != std::string::npos || name.find('*') != std::string::npos) return true;
+  static const char* kExts[] = {".arrow", ".arrows", ".feather", ".ipc", ".csv", ".tsv", ".txt",
+                                ".parquet", ".gz", ".zst", ".stream"};
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* e : kExts) {
+    const std::string ext(e);
+    if (lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The file name without directories and extensions: the default alias.
+std::string FileStem(const std::string& path) {
+  std::string base = std::filesystem::path(path).filename().string();
+  const auto dot = base.find('.');
+  if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
+  if (base.find('*') != std::string::npos || base.empty()) base = "file";
+  return base;
+}
+
+}  // namespace
+
+Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
+  // CTEs shadow catalog tables.
+  if (ref.schema.empty()) {
+    if (const sql::CommonTableExpr* cte = FindCte(ref.name)) {
+      if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) != cte_in_progress_.end()) {
+        return Status::Unsupported("recursive reference to query \"{}\" (WITH RECURSIVE)", ref.name)
+            .WithPosition(ref.location);
+      }
+      cte_in_progress_.push_back(ref.name);
+      auto r = BindSubqueryRef(*cte->query, ref.alias, ref.name, ref.location, cte->columns);
+      cte_in_progress_.pop_back();
+      return r;
+    }
+  }
+  auto entry = state_->catalog ? state_->catalog->Lookup(ref.name) : nullptr;
+  if (entry != nullptr) {
+    if (entry->view) {
+      Binder view_binder(state_, nullptr);
+      auto r = view_binder.BindQuery(*entry->view->query);
+      if (!r.ok()) return r.status().WithContext("view \"" + ref.name + "\"").WithPosition(ref.location);
+      BoundQuery q = std::move(r).ValueOrDie();
+      std::vector<std::string> names = q.names;
+      for (size_t i = 0; i < entry->view->columns.size() && i < names.size(); ++i) {
+        names[i] = entry->view->columns[i];
+      }
+      ScopeTable scope;
+      scope.alias = ref.alias.empty() ? ref.name : ref.alias.name;
+      const auto bindings = q.plan->GetColumnBindings();
+      for (size_t i = 0; i < names.size(); ++i) {
+        scope.names.push_back(i < ref.alias.columns.size() ? ref.alias.columns[i] : names[i]);
+        scope.types.push_back(q.types[i]);
+        scope.bindings.push_back(bindings[i]);
+      }
+      QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), ref.location));
+      return std::move(q.plan);
+    }
+    return MakeGet(entry->table, ref.alias, ref.name, ref.location);
+  }
+  // A quoted file name: FROM "data/events.arrow".
+  if (LooksLikePath(ref.name)) {
+    auto table = FileTable::Open(ref.name, ref.name);
+    if (!table.ok()) return table.status().WithPosition(ref.location);
+    return MakeGet(*table, ref.alias, FileStem(ref.name), ref.location);
+  }
+  return Status::KeyError("relation \"{}\" does not exist", ref.name).WithPosition(ref.location);
+}
+
+Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
+                                             const std::string& default_name, int location,
+                                             const std::vector<std::string>& renames) {
+  Binder child(state_, parent_);  // FROM subqueries see outer scopes but not siblings
+  child.ctes_ = ctes_;
+  child.cte_in_progress_ = cte_in_progress_;
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery q, child.BindQuery(select));
+  for (const auto& c : child.correlated()) {
+    // A FROM subquery referencing outer columns is itself correlated.
+    if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end()) correlated_.push_back(c);
+  }
+  ScopeTable scope;
+  scope.alias = alias.empty() ? default_name : alias.name;
+  const auto bindings = q.plan->GetColumnBindings();
+  std::vector<std::string> names = q.names;
+  for (size_t i = 0; i < renames.size() && i < names.size(); ++i) names[i] = renames[i];
+  if (alias.columns.size() > names.size()) {
+    return Status::Invalid("table \"{}\" has {} columns available but {} columns specified", scope.alias,
+                           names.size(), alias.columns.size())
+        .WithPosition(location);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    scope.names.push_back(i < alias.columns.size() ? alias.columns[i] : names[i]);
+    scope.types.push_back(q.types[i]);
+    scope.bindings.push_back(bindings[i]);
+  }
+  QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), location));
+  return std::move(q.plan);
+}
+
+namespace {
+
+// Options of read_csv / read_arrow given as name => value.
+struct FunctionArgs {
+  std::vector<Value> positional;
+  std::vector<std::pair<std::string, Value>> named;
+};
+
+Result<FunctionArgs> EvaluateArgs(Binder* binder, const sql::ParsedExpr& call) {
+  FunctionArgs out;
+  ExpressionBinder eb(binder, ExpressionBinder::Clause::kOther);
+  for (size_t i = 0; i < call.children.size(); ++i) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*call.children[i]));
+    e = ExpressionBinder::ResolveUnknown(std::move(e));
+    if (e->type != ExprType::kConstant) {
+      return Status::Invalid("arguments of {} must be constants", call.name)
+          .WithPosition(call.children[i]->location);
+    }
+    const std::string& name = i < call.arg_names.size() ? call.arg_names[i] : std::string();
+    if (name.empty()) {
+      out.positional.push_back(e->value);
+    } else {
+      out.named.emplace_back(name, e->value);
+    }
+  }
+  return out;
+}
+
+Result<char> OneChar(const Value& v, const char* option) {
+  const std::string s = v.ToString();
+  if (s == "\\t" || s == "tab") return '\t';
+  if (s.size() != 1) return Status::Invalid("{} must be a single character, got '{}'", option, s);
+  return s[0];
+}
+
+}  // namespace
+
+Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
+  const sql::ParsedExpr& call = *ref.function;
+  if (call.kind != sql::ExprKind::kFunction) {
+    return Status::Unsupported("this expression in FROM").WithPosition(ref.location);
+  }
+  QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
+  const std::string& name = call.name;
+  if (name == "generate_series") {
+    if (args.positional.size() < 2 || args.positional.size() > 3) {
+      return Status::Invalid("generate_series takes (start, stop[, step])").WithPosition(ref.location);
+    }
+    std::vector<int64_t> v;
+    for (const Value& a : args.positional) {
+      if (a.is_null() || !IsIntegerType(*a.type())) {
+        return Status::Unsupported("generate_series over non-integers").WithPosition(ref.location);
+      }
+      v.push_back(a.integer());
+    }
+    const int64_t step = v.size() == 3 ? v[2] : 1;
+    if (step == 0) return Status::Invalid("step size cannot equal zero").WithPosition(ref.location);
+    const bool big = args.positional[0].type()->id == TypeId::kInt64 ||
+                     args.positional[1].type()->id == TypeId::kInt64;
+    auto table = std::make_shared<MemoryTable>("generate_series",
+                                               schema({field("generate_series", big ? int64() : int32(), false)}));
+    std::vector<RecordBatchRef> batches;
+    Int64Builder b64(int64());
+    Int32Builder b32(int32());
+    auto flush = [&]() -> Status {
+      ArrayRef a;
+      if (big) {
+        QUIVER_ASSIGN_OR_RAISE(a, b64.Finish());
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(a, b32.Finish());
+      }
+      if (a->length > 0) batches.push_back(RecordBatch::Make(table->schema(), a->length, {a}));
+      return Status::OK();
+    };
+    int64_t count = 0;
+    for (int64_t x = v[0]; step > 0 ? x <= v[1] : x >= v[1]; x += step) {
+      if (++count > (int64_t{1} << 32)) return Status::OutOfMemory("generate_series too large");
+      QUIVER_RETURN_NOT_OK(big ? b64.Append(x) : b32.Append(static_cast<int32_t>(x)));
+      if (count % 65536 == 0) QUIVER_RETURN_NOT_OK(flush());
+      if ((step > 0 && x > INT64_MAX - step) || (step < 0 && x < INT64_MIN - step)) break;
+    }
+    QUIVER_RETURN_NOT_OK(flush());
+    QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
+    return MakeGet(table, ref.alias, "generate_series", ref.location);
+  }
+  if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
+    if (args.positional.size() != 1 || args.positional[0].is_null()) {
+      return Status::Invalid("{} takes one path (a file, a directory or a glob)", name).WithPosition(ref.location);
+    }
+    const std::string path = args.positional[0].ToString();
+    FileTableOptions options;
+    if (name == "read_csv") options.format = formats::FileFormat::kCsv;
+    if (name == "read_parquet") options.format = formats::FileFormat::kParquet;
+    if (name == "read_arrow") {
+      const formats::FileFormat by_ext = formats::FormatFromExtension(path);
+      options.format = by_ext == formats::FileFormat::kIpcStream ? formats::FileFormat::kIpcStream
+                                                                 : formats::FileFormat::kAuto;
+    }
+    if (formats::IsTsvPath(path)) options.csv.parse.delimiter = '\t';
+    for (const auto& [opt, v] : args.named) {
+      if (name != "read_csv") {
+        return Status::Invalid("{} has no option \"{}\"", name, opt).WithPosition(ref.location);
+      }
+      if (opt == "header") {
+        options.csv.read.header = v.type()->id == TypeId::kBool ? v.boolean() : v.ToString() == "true";
+      } else if (opt == "delim" || opt == "delimiter" || opt == "sep") {
+        QUIVER_ASSIGN_OR_RAISE(options.csv.parse.delimiter, OneChar(v, "delim"));
+      } else if (opt == "quote") {
+        QUIVER_ASSIGN_OR_RAISE(options.csv.parse.quote, OneChar(v, "quote"));
+      } else if (opt == "escape") {
+        QUIVER_ASSIGN_OR_RAISE(options.csv.parse.escape, OneChar(v, "escape"));
+      } else if (opt == "null" || opt == "nullstr") {
+        options.csv.convert.null_values = {v.ToString()};
+        options.csv.convert.strings_can_be_null = true;
+      } else if (opt == "skip") {
+        options.csv.read.skip_rows = v.is_null() ? 0 : static_cast<int64_t>(v.ToDouble());
+      } else if (opt == "columns" || opt == "types" || opt == "schema") {
+        auto types = csv::ParseColumnTypes(v.ToString());
+        if (!types.ok()) return types.status().WithContext("read_csv columns").WithPosition(ref.location);
+        options.csv.convert.column_types = std::move(types).ValueOrDie();
+      } else if (opt == "names" || opt == "column_names") {
+        std::string list = v.ToString();
+        options.csv.read.column_names.clear();
+        size_t start = 0;
+        while (start <= list.size()) {
+          const size_t comma = list.find(',', start);
+          std::string n = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+          while (!n.empty() && n.front() == ' ') n.erase(n.begin());
+          while (!n.empty() && n.back() == ' ') n.pop_back();
+          options.csv.read.column_names.push_back(n);
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+      } else {
+        return Status::Invalid(
+                   "read_csv has no option \"{}\" (options: header, delim, quote, escape, null, skip, "
+                   "columns, names)",
+                   opt)
+            .WithPosition(ref.location);
+      }
+    }
+    auto table = FileTable::Open(path, path, options);
+    if (!table.ok()) return table.status().WithPosition(ref.location);
+    return MakeGet(*table, ref.alias, FileStem(path), ref.location);
+  }
+  return Status::KeyError("table function {} does not exist", name).WithPosition(ref.location);
+}
+
+Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr left, BindTableRef(*ref.left));
+  const size_t left_tables = scope_.size();
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr right, BindTableRef(*ref.right));
+  auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
+  switch (ref.join_kind) {
+    case sql::JoinKind::kInner:
+    case sql::JoinKind::kCross:
+      join->join_type = JoinType::kInner;
+      break;
+    case sql::JoinKind::kLeft:
+      join->join_type = JoinType::kLeft;
+      break;
+    case sql::JoinKind::kRight:
+      join->join_type = JoinType::kRight;
+      break;
+    case sql::JoinKind::kFull:
+      join->join_type = JoinType::kFull;
+      break;
+  }
+  if (ref.join_kind == sql::JoinKind::kCross) join->type = LogicalOpType::kCrossProduct;
+  join->children.push_back(std::move(left));
+  join->children.push_back(std::move(right));
+
+  std::vector<std::string> using_cols = ref.using_columns;
+  if (ref.natural) {
+    // Columns with the same name on both sides.
+    for (size_t t = left_tables; t < scope_.size(); ++t) {
+      for (size_t i = 0; i < scope_[t].names.size(); ++i) {
+        const std::string& n = scope_[t].names[i];
+        for (size_t lt = 0; lt < left_tables; ++lt) {
+          if (std::find(scope_[lt].names.begin(), scope_[lt].names.end(), n) != scope_[lt].names.end() &&
+              std::find(using_cols.begin(), using_cols.end(), n) == using_cols.end()) {
+            using_cols.push_back(n);
+          }
+        }
+      }
+    }
+    if (using_cols.empty()) join->type = LogicalOpType::kCrossProduct;
+  }
+  if (!using_cols.empty()) {
+    for (const std::string& col : using_cols) {
+      // Find the column on each side.
+      auto find_side = [&](size_t from, size_t to, ColumnBinding* b, TypeRef* t, size_t* table,
+                           size_t* index) -> Status {
+        int hits = 0;
+        for (size_t s = from; s < to; ++s) {
+          for (size_t i = 0; i < scope_[s].names.size(); ++i) {
+            if (scope_[s].names[i] == col && !scope_[s].hidden[i]) {
+              ++hits;
+              *b = scope_[s].bindings[i];
+              *t = scope_[s].types[i];
+              *table = s;
+              *index = i;
+            }
+          }
+        }
+        if (hits == 0) {
+          return Status::KeyError("column \"{}\" specified in USING clause does not exist in {} table", col,
+                                  from == 0 ? "left" : "right")
+              .WithPosition(ref.location);
+        }
+        if (hits > 1) {
+          return Status::Invalid("common column name \"{}\" appears more than once in {} table", col,
+                                 from == 0 ? "left" : "right")
+              .WithPosition(ref.location);
+        }
+        return Status::OK();
+      };
+      ColumnBinding lb, rb;
+      TypeRef lt, rt;
+      size_t ltab, lidx, rtab, ridx;
+      QUIVER_RETURN_NOT_OK(find_side(0, left_tables, &lb, &lt, &ltab, &lidx));
+      QUIVER_RETURN_NOT_OK(find_side(left_tables, scope_.size(), &rb, &rt, &rtab, &ridx));
+      std::vector<ExprPtr> args;
+      args.push_back(MakeColumnRef(lb, lt, col));
+      args.push_back(MakeColumnRef(rb, rt, col));
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr eq, BindOperatorCall("=", std::move(args), ref.location));
+      join->conditions.push_back({std::move(eq->children[0]), std::move(eq->children[1]), "="});
+      // The merged column: the left one (the right one for RIGHT joins,
+      // COALESCE for FULL); both stay reachable when qualified.
+      if (join->join_type == JoinType::kFull) {
+        auto c = std::make_unique<Expression>(ExprType::kCoalesce, lt);
+        c->children.push_back(MakeColumnRef(lb, lt, col));
+        c->children.push_back(MakeCast(MakeColumnRef(rb, rt, col), lt));
+        c->alias = col;
+        using_columns_[col] = std::move(c);
+        scope_[rtab].hidden[ridx] = true;
+        scope_[ltab].hidden[lidx] = true;
+      } else if (join->join_type == JoinType::kRight) {
+        scope_[ltab].hidden[lidx] = true;
+      } else {
+        scope_[rtab].hidden[ridx] = true;
+      }
+    }
+    if (join->type == LogicalOpType::kCrossProduct) join->type = LogicalOpType::kJoin;
+  }
+  if (ref.condition) {
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kJoinOn);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*ref.condition, "JOIN/ON"));
+    if (cond->HasSubquery()) {
+      if (join->join_type != JoinType::kInner) {
+        return Status::Unsupported("subqueries in the ON clause of an outer join").WithPosition(ref.location);
+      }
+      // Inner join: the ON condition is a filter over the cross product.
+      LogicalOpPtr plan = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
+      plan->children = std::move(join->children);
+      QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &plan));
+      auto filter = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
+      filter->expressions.push_back(std::move(cond));
+      filter->children.push_back(std::move(plan));
+      return LogicalOpPtr(std::move(filter));
+    }
+    SplitConjunction(std::move(cond), &join->expressions);
+  }
+  if (join->type == LogicalOpType::kJoin && join->conditions.empty() && join->expressions.empty() &&
+      join->join_type == JoinType::kInner) {
+    join->type = LogicalOpType::kCrossProduct;
+  }
+  if (!ref.alias.empty()) {
+    // JOIN ... AS j: the join's columns under one name.
+    ScopeTable merged;
+    merged.alias = ref.alias.name;
+    for (const auto& t : scope_) {
+      for (size_t i = 0; i < t.names.size(); ++i) {
+        if (t.hidden[i]) continue;
+        merged.names.push_back(t.names[i]);
+        merged.types.push_back(t.types[i]);
+        merged.bindings.push_back(t.bindings[i]);
+      }
+    }
+    scope_.clear();
+    QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(merged), ref.location));
+  }
+  return LogicalOpPtr(std::move(join));
+}
+
+}  // namespace quiver::plan

@@ -1,0 +1,145 @@
+// The binder: AST (sql/ast.h) -> logical plan, resolving names against the
+// catalog and types with PostgreSQL's rules.
+//
+// Scopes: each SELECT gets a Binder; a subquery's Binder has the enclosing
+// one as parent, so a name not found locally is looked up outward and bound
+// as a correlated reference (depth > 0). Subqueries in expressions are
+// planned into joins right after their clause is bound (plan_subquery.cc),
+// so finished plans never contain kSubquery expressions.
+//
+// Errors carry PostgreSQL's texts and the position of the offending token:
+//   column "x" does not exist / relation "t" does not exist /
+//   column reference "a" is ambiguous / column "t.a" must appear in the
+//   GROUP BY clause or be used in an aggregate function / ...
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/logical_plan.h"
+#include "sql/ast.h"
+
+namespace quiver::plan {
+
+// Shared by all binders of one statement: fresh table indices, parameters.
+struct BindState {
+  const Catalog* catalog = nullptr;
+  std::vector<Value> parameters;  // $1, $2, ...
+  int next_table_index = 0;
+  int NewTableIndex() { return next_table_index++; }
+};
+
+// A column from an outer query referenced inside a subquery.
+struct CorrelatedColumn {
+  ColumnBinding binding;
+  TypeRef type;
+  std::string name;
+  int depth = 1;
+  bool operator==(const CorrelatedColumn& o) const { return binding == o.binding && depth == o.depth; }
+};
+
+struct BoundSubquery {
+  sql::SubqueryKind kind = sql::SubqueryKind::kScalar;
+  LogicalOpPtr plan;
+  TypeRef type;                       // scalar: the column's type
+  std::vector<CorrelatedColumn> correlated;  // depth counted from the subquery
+  std::string op = "=";               // ANY / ALL comparison
+  ExprPtr test;                       // ANY / ALL left-hand side (bound in the outer scope)
+  int location = -1;
+};
+
+// A SELECT (or VALUES, or set operation) once bound.
+struct BoundQuery {
+  LogicalOpPtr plan;
+  std::vector<std::string> names;
+  std::vector<TypeRef> types;
+};
+
+// One table visible in a FROM scope.
+struct ScopeTable {
+  std::string alias;
+  std::vector<std::string> names;
+  std::vector<TypeRef> types;
+  std::vector<ColumnBinding> bindings;
+  std::vector<bool> hidden;  // merged away by USING/NATURAL (still reachable qualified)
+};
+
+class Binder {
+ public:
+  explicit Binder(BindState* state, Binder* parent = nullptr) : state_(state), parent_(parent) {}
+
+  // Binds a query; the plan's final projection yields `names`/`types`.
+  Result<BoundQuery> BindQuery(const sql::SelectNode& node);
+
+  // INSERT ... VALUES: the target columns' types, so literals take them
+  // (PostgreSQL resolves VALUES of an INSERT against the table).
+  void SetValuesTargetTypes(std::vector<TypeRef> types) { values_target_types_ = std::move(types); }
+
+  // The correlated columns this binder's expressions used (depth relative
+  // to this binder).
+  const std::vector<CorrelatedColumn>& correlated() const { return correlated_; }
+
+  BindState* state() const { return state_; }
+
+ private:
+  friend class ExpressionBinder;
+  friend class SubqueryPlanner;
+
+  // bind_select.cc
+  Result<BoundQuery> BindSelect(const sql::SelectNode& node);
+  Result<BoundQuery> BindSetOp(const sql::SelectNode& node);
+  Result<BoundQuery> BindValues(const sql::SelectNode& node);
+  Status ApplyOrderLimit(const sql::SelectNode& node, BoundQuery* q,
+                         std::vector<const sql::ParsedExpr*> select_exprs);
+  Result<int64_t> BindLimitValue(const sql::ParsedExpr& e, const char* what);
+
+  // bind_from.cc
+  Result<LogicalOpPtr> BindFrom(const std::vector<std::unique_ptr<sql::TableRef>>& from);
+  Result<LogicalOpPtr> BindTableRef(const sql::TableRef& ref);
+  Result<LogicalOpPtr> BindBaseTable(const sql::TableRef& ref);
+  Result<LogicalOpPtr> BindTableFunction(const sql::TableRef& ref);
+  Result<LogicalOpPtr> BindJoin(const sql::TableRef& ref);
+  Result<LogicalOpPtr> BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
+                                       const std::string& default_name, int location,
+                                       const std::vector<std::string>& renames = {});
+  Result<LogicalOpPtr> MakeGet(std::shared_ptr<TableSource> table, const sql::Alias& alias,
+                               const std::string& default_name, int location);
+
+  // Scope lookups (bind_expression.cc).
+  struct Resolved {
+    ExprPtr expr;
+    bool found = false;
+  };
+  Result<Resolved> ResolveColumn(const std::vector<std::string>& names, int location);
+  Status AddScopeTable(ScopeTable t, int location);
+
+  // CTEs visible here (inner definitions shadow outer ones).
+  const sql::CommonTableExpr* FindCte(const std::string& name) const;
+
+  BindState* state_;
+  Binder* parent_;
+  std::vector<ScopeTable> scope_;
+  std::map<std::string, ExprPtr> using_columns_;  // merged USING columns (FULL JOIN: COALESCE)
+  std::vector<const sql::CommonTableExpr*> ctes_;
+  std::vector<std::string> cte_in_progress_;  // guards self-reference
+  std::vector<CorrelatedColumn> correlated_;
+  std::vector<TypeRef> values_target_types_;
+};
+
+// Plans the subqueries inside `*expr` as joins on top of `*root`, replacing
+// each by a reference to its result (plan_subquery.cc). `in_where` allows
+// turning top-level EXISTS/IN into semi/anti joins.
+Status PlanSubqueries(BindState* state, ExprPtr* expr, LogicalOpPtr* root);
+
+// Replaces correlated references (depth > 0) in `*expr` by `depth - 1`.
+void DecrementDepth(Expression* expr);
+
+// In grouped queries, subqueries see the outer query's grouped columns:
+// rewrites their depth-1 references to GROUP BY columns into references to
+// the aggregate's group outputs (subqueries nested in *expr included).
+void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& groups, int group_index);
+
+}  // namespace quiver::plan

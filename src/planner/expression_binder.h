@@ -1,0 +1,79 @@
+// ExpressionBinder: ParsedExpr -> Expression within one Binder's scope.
+//
+// In aggregate mode (SELECT list, HAVING and ORDER BY of a grouped query)
+// aggregate calls are bound with their arguments in the FROM scope, collected
+// into `aggregates` (deduplicated) and replaced by references to the
+// aggregate's output (aggregate_index, k); then ReplaceGroupKeys swaps
+// subtrees equal to a GROUP BY expression for (group_index, i) and rejects
+// any other column of the FROM scope.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "planner/binder.h"
+
+namespace quiver::plan {
+
+class ExpressionBinder {
+ public:
+  // What kind of clause is being bound (for error messages and rules).
+  enum class Clause : int8_t { kSelect, kWhere, kGroupBy, kHaving, kOrderBy, kJoinOn, kValues, kLimit, kOther };
+
+  ExpressionBinder(Binder* binder, Clause clause) : binder_(binder), clause_(clause) {}
+
+  // Aggregate mode: aggregates go to *aggregates, refs use aggregate_index.
+  void EnableAggregates(std::vector<ExprPtr>* aggregates, int aggregate_index) {
+    aggregates_ = aggregates;
+    aggregate_index_ = aggregate_index;
+  }
+
+  Result<ExprPtr> Bind(const sql::ParsedExpr& e);
+  // Binds and casts to boolean (WHERE, HAVING, ON): "argument of WHERE must
+  // be type boolean, not type integer".
+  Result<ExprPtr> BindPredicate(const sql::ParsedExpr& e, const char* clause_name);
+
+  // Replaces subtrees equal to groups[i] by (group_index, i); errors on
+  // other depth-0 column references.
+  static Status ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,
+                                 int group_index, int aggregate_index, int location);
+
+  // Resolves an untyped literal to text (or `to`), as PostgreSQL does once
+  // nothing else decides its type.
+  static ExprPtr ResolveUnknown(ExprPtr e, const TypeRef& to = nullptr);
+
+  // Casts `e` to `to`, checking that the cast exists.
+  static Result<ExprPtr> CastTo(ExprPtr e, const TypeRef& to, int location, bool explicit_cast);
+
+ private:
+  Result<ExprPtr> BindColumnRef(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindConstant(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindOperator(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindCast(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindCase(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindIn(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindBetween(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindLike(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindBoolTest(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindCoalesce(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindGreatest(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindSubquery(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindBoolean(const sql::ParsedExpr& e);
+
+  // Unifies the types of `exprs` (CASE, COALESCE, IN): casts each to the
+  // common type.
+  Status Unify(std::vector<ExprPtr>* exprs, const char* context, int location);
+
+  Binder* binder_;
+  Clause clause_;
+  std::vector<ExprPtr>* aggregates_ = nullptr;
+  int aggregate_index_ = -1;
+  bool inside_aggregate_ = false;
+};
+
+// Makes a comparison (or any operator) with PostgreSQL's resolution.
+Result<ExprPtr> BindOperatorCall(const std::string& op, std::vector<ExprPtr> args, int location);
+
+}  // namespace quiver::plan

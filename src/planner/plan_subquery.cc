@@ -1,0 +1,800 @@
+// Subqueries in expressions become joins; correlated ones are decorrelated,
+// so no subquery is ever re-executed per row.
+//
+// Uncorrelated:
+//   (SELECT x ...)          root x Aggregate[__single_value(x)]   (one row; error on two)
+//   EXISTS (...)            root MARK JOIN (...) with no condition
+//   x op ANY (...)          root MARK JOIN (...) ON x op col   (x IN (...) is = ANY)
+//   x op ALL (...)          NOT (root MARK JOIN (...) ON x negop col)
+// A filter on a mark column turns the mark join into a semi or anti join
+// (optimizer/mark_to_semi.cc).
+//
+// Correlated, simple shapes (the common ones; TPC-H Q2, Q4, Q17, Q20-22):
+//   EXISTS / ANY over Filter*(X) with the correlated predicates in the
+//   filters: the predicates become join conditions of the mark join.
+//   A scalar aggregate over Filter*(X) whose correlated predicates are all
+//   `inner = outer`: the aggregate is grouped by the inner sides and LEFT
+//   joined on them; count()s over no rows become 0, not NULL.
+//
+// Correlated, anything else — the dependent join (Neumann & Kemper,
+// "Unnesting Arbitrary Queries", BTW 2015): D = DISTINCT(correlated columns)
+// of a copy of the outer plan is pushed down the subquery plan (a cross
+// product where the correlation ends; extra GROUP BY / projected columns on
+// the way up), and the result is joined back on the correlated columns.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "planner/binder.h"
+#include "planner/expression_binder.h"
+#include "vector/sql_type.h"
+
+namespace quiver::plan {
+namespace {
+
+using BindingMap = std::map<ColumnBinding, ColumnBinding>;
+
+// --- plan utilities ------------------------------------------------------------
+
+void VisitOperatorExpressions(LogicalOperator* op, const std::function<void(ExprPtr*)>& f) {
+  for (auto& e : op->expressions) VisitExpression(&e, f);
+  for (auto& g : op->groups) VisitExpression(&g, f);
+  for (auto& c : op->conditions) {
+    VisitExpression(&c.left, f);
+    VisitExpression(&c.right, f);
+  }
+  for (auto& o : op->orders) VisitExpression(&o.expr, f);
+  for (auto& r : op->rows) {
+    for (auto& e : r) VisitExpression(&e, f);
+  }
+}
+
+void VisitPlanExpressions(LogicalOperator* op, const std::function<void(ExprPtr*)>& f) {
+  VisitOperatorExpressions(op, f);
+  for (auto& c : op->children) VisitPlanExpressions(c.get(), f);
+}
+
+// Whether the subtree reads correlated columns at `depth` (relative to the
+// subquery root; deeper operators see the same depth: plans don't nest scopes).
+bool HasCorrelation(LogicalOperator* op, int depth = 1) {
+  bool found = false;
+  VisitPlanExpressions(op, [&](ExprPtr* e) {
+    if ((*e)->type == ExprType::kColumnRef && (*e)->depth == depth) found = true;
+  });
+  return found;
+}
+
+bool ExprHasCorrelation(const Expression& e, int depth = 1) {
+  bool found = false;
+  VisitExpression(e, [&](const Expression& x) {
+    if (x.type == ExprType::kColumnRef && x.depth == depth) found = true;
+  });
+  return found;
+}
+
+void Rebind(ExprPtr* expr, const BindingMap& map, int depth = 0) {
+  VisitExpression(expr, [&](ExprPtr* e) {
+    if ((*e)->type == ExprType::kColumnRef && (*e)->depth == depth) {
+      auto it = map.find((*e)->binding);
+      if (it != map.end()) (*e)->binding = it->second;
+    }
+  });
+}
+
+// Copies a plan giving every table index a fresh number; `map` receives
+// old -> new for every binding the copy's root outputs (and all inside).
+LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, BindingMap* map) {
+  LogicalOpPtr copy = op.Copy();
+  std::map<int, int> tables;
+  auto remap_index = [&](int* idx) {
+    if (*idx < 0) return;
+    auto it = tables.find(*idx);
+    if (it == tables.end()) it = tables.emplace(*idx, state->NewTableIndex()).first;
+    *idx = it->second;
+  };
+  std::function<void(LogicalOperator*)> renumber = [&](LogicalOperator* o) {
+    for (auto& c : o->children) renumber(c.get());
+    remap_index(&o->table_index);
+    remap_index(&o->group_index);
+    remap_index(&o->aggregate_index);
+    remap_index(&o->mark_index);
+  };
+  renumber(copy.get());
+  std::function<void(LogicalOperator*)> fix = [&](LogicalOperator* o) {
+    VisitOperatorExpressions(o, [&](ExprPtr* e) {
+      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0) {
+        auto it = tables.find((*e)->binding.table);
+        if (it != tables.end()) {
+          (*map)[(*e)->binding] = {it->second, (*e)->binding.column};
+          (*e)->binding.table = it->second;
+        }
+      }
+    });
+    for (auto& c : o->children) fix(c.get());
+  };
+  fix(copy.get());
+  for (const auto& [from, to] : tables) {
+    // Make sure output bindings appear in the map even if never referenced.
+    (void)from;
+    (void)to;
+  }
+  auto old_out = op.GetColumnBindings();
+  auto new_out = copy->GetColumnBindings();
+  for (size_t i = 0; i < old_out.size(); ++i) (*map)[old_out[i]] = new_out[i];
+  return copy;
+}
+
+LogicalOpPtr MakeJoin(JoinType type, LogicalOpPtr left, LogicalOpPtr right) {
+  auto j = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
+  j->join_type = type;
+  j->children.push_back(std::move(left));
+  j->children.push_back(std::move(right));
+  return j;
+}
+
+LogicalOpPtr MakeCross(LogicalOpPtr left, LogicalOpPtr right) {
+  auto j = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
+  j->children.push_back(std::move(left));
+  j->children.push_back(std::move(right));
+  return j;
+}
+
+std::string NegateComparison(const std::string& op) {
+  if (op == "=") return "<>";
+  if (op == "<>") return "=";
+  if (op == "<") return ">=";
+  if (op == "<=") return ">";
+  if (op == ">") return "<=";
+  if (op == ">=") return "<";
+  return "";
+}
+
+// --- the dependent join (general decorrelation) -----------------------------------
+
+struct Correlation {
+  std::vector<CorrelatedColumn> columns;  // depth-1 columns of the outer plan
+  LogicalOpPtr delim;                     // D: distinct projection of those columns
+};
+
+// The result of pushing D into a subplan.
+struct Pushed {
+  LogicalOpPtr op;
+  std::vector<ColumnBinding> carried;  // where each correlated column is available
+  BindingMap remap;                    // bindings of the old subplan that moved
+};
+
+class DependentJoinPusher {
+ public:
+  DependentJoinPusher(BindState* state, const Correlation& corr) : state_(state), corr_(corr) {}
+
+  // Rewrites correlated refs in `expr` into the carried bindings.
+  void Decorrelate(ExprPtr* expr, const std::vector<ColumnBinding>& carried, const BindingMap& remap) {
+    Rebind(expr, remap);
+    VisitExpression(expr, [&](ExprPtr* e) {
+      if ((*e)->type != ExprType::kColumnRef || (*e)->depth < 1) return;
+      if ((*e)->depth == 1) {
+        for (size_t i = 0; i < corr_.columns.size(); ++i) {
+          if (corr_.columns[i].binding == (*e)->binding) {
+            (*e)->binding = carried[i];
+            (*e)->depth = 0;
+            return;
+          }
+        }
+      }
+    });
+  }
+
+  Result<Pushed> Push(LogicalOpPtr op) {
+    if (!HasCorrelation(op.get())) {
+      // No correlation below: the cross product with (a copy of) D.
+      BindingMap m;
+      LogicalOpPtr d = CopyFresh(*corr_.delim, state_, &m);
+      Pushed out;
+      out.carried = d->GetColumnBindings();
+      out.op = MakeCross(std::move(op), std::move(d));
+      return out;
+    }
+    switch (op->type) {
+      case LogicalOpType::kFilter: {
+        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+        op->children[0] = std::move(child.op);
+        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+        child.op = std::move(op);
+        return child;
+      }
+      case LogicalOpType::kProjection: {
+        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+        op->children[0] = std::move(child.op);
+        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+        Pushed out;
+        for (size_t i = 0; i < child.carried.size(); ++i) {
+          out.carried.push_back({op->table_index, static_cast<int>(op->expressions.size())});
+          op->expressions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type,
+                                                  corr_.columns[i].name));
+        }
+        out.op = std::move(op);
+        return out;
+      }
+      case LogicalOpType::kAggregate: {
+        const bool ungrouped = op->groups.empty();
+        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+        op->children[0] = std::move(child.op);
+        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+        for (auto& g : op->groups) Decorrelate(&g, child.carried, child.remap);
+        Pushed out;
+        const size_t first = op->groups.size();
+        for (size_t i = 0; i < child.carried.size(); ++i) {
+          op->groups.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
+          out.carried.push_back({op->group_index, static_cast<int>(first + i)});
+        }
+        if (!ungrouped) {
+          out.op = std::move(op);
+          return out;
+        }
+        // An aggregate without GROUP BY yields a row even for no input: keep
+        // that by a LEFT JOIN from D, with count() of no rows as 0.
+        BindingMap m;
+        LogicalOpPtr d = CopyFresh(*corr_.delim, state_, &m);
+        const auto d_cols = d->GetColumnBindings();
+        const int agg_index = op->aggregate_index;
+        std::vector<const AggregateFunction*> functions;
+        std::vector<TypeRef> agg_types;
+        for (const auto& a : op->expressions) {
+          functions.push_back(a->aggregate);
+          agg_types.push_back(a->return_type);
+        }
+        auto join = MakeJoin(JoinType::kLeft, std::move(d), std::move(op));
+        for (size_t i = 0; i < d_cols.size(); ++i) {
+          join->conditions.push_back({MakeColumnRef(d_cols[i], corr_.columns[i].type),
+                                      MakeColumnRef(out.carried[i], corr_.columns[i].type),
+                                      "is not distinct from"});
+        }
+        auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+        proj->table_index = state_->NewTableIndex();
+        for (size_t j = 0; j < functions.size(); ++j) {
+          ExprPtr ref = MakeColumnRef({agg_index, static_cast<int>(j)}, agg_types[j]);
+          const std::string& fname = functions[j] ? functions[j]->name : "";
+          if (fname == "count" || fname == "count_star") {
+            auto c = std::make_unique<Expression>(ExprType::kCoalesce, agg_types[j]);
+            c->children.push_back(std::move(ref));
+            c->children.push_back(MakeConstant(Value::Int64(0)));
+            ref = std::move(c);
+          }
+          out.remap[{agg_index, static_cast<int>(j)}] = {proj->table_index, static_cast<int>(j)};
+          proj->expressions.push_back(std::move(ref));
+        }
+        std::vector<ColumnBinding> carried;
+        for (size_t i = 0; i < d_cols.size(); ++i) {
+          carried.push_back({proj->table_index, static_cast<int>(proj->expressions.size())});
+          proj->expressions.push_back(MakeColumnRef(d_cols[i], corr_.columns[i].type));
+        }
+        out.carried = std::move(carried);
+        proj->children.push_back(std::move(join));
+        out.op = std::move(proj);
+        return out;
+      }
+      case LogicalOpType::kDistinct: {
+        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+        op->children[0] = std::move(child.op);
+        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+        if (!op->expressions.empty()) {
+          for (size_t i = 0; i < child.carried.size(); ++i) {
+            op->expressions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type));
+          }
+        }
+        child.op = std::move(op);
+        return child;
+      }
+      case LogicalOpType::kOrder: {
+        // Row order inside a subquery without LIMIT means nothing.
+        return Push(std::move(op->children[0]));
+      }
+      case LogicalOpType::kJoin:
+      case LogicalOpType::kCrossProduct: {
+        const bool left_corr = HasCorrelation(op->children[0].get());
+        const bool right_corr = HasCorrelation(op->children[1].get());
+        if (op->type == LogicalOpType::kJoin &&
+            (op->join_type == JoinType::kRight || op->join_type == JoinType::kFull) && right_corr) {
+          return Status::Unsupported("correlated subquery inside a RIGHT/FULL join");
+        }
+        Pushed out;
+        if (left_corr || !right_corr) {
+          QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+          op->children[0] = std::move(l.op);
+          out.carried = l.carried;
+          out.remap = l.remap;
+        }
+        if (right_corr) {
+          QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
+          op->children[1] = std::move(r.op);
+          for (const auto& [k, v] : r.remap) out.remap[k] = v;
+          if (out.carried.empty()) {
+            // Only the right side was correlated: for inner/cross joins its
+            // columns serve; semi/anti/mark joins hide the right side, so D
+            // must come in on the left as well.
+            const bool right_visible = op->type == LogicalOpType::kCrossProduct ||
+                                       op->join_type == JoinType::kInner ||
+                                       op->join_type == JoinType::kLeft ||
+                                       op->join_type == JoinType::kSingle;
+            if (right_visible && op->join_type != JoinType::kLeft && op->join_type != JoinType::kSingle) {
+              out.carried = r.carried;
+            } else {
+              QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+              op->children[0] = std::move(l.op);
+              out.carried = l.carried;
+              for (const auto& [k, v] : l.remap) out.remap[k] = v;
+              if (op->type == LogicalOpType::kCrossProduct) op->type = LogicalOpType::kJoin;
+              for (size_t i = 0; i < r.carried.size(); ++i) {
+                op->conditions.push_back({MakeColumnRef(out.carried[i], corr_.columns[i].type),
+                                          MakeColumnRef(r.carried[i], corr_.columns[i].type),
+                                          "is not distinct from"});
+              }
+            }
+          } else {
+            if (op->type == LogicalOpType::kCrossProduct) {
+              op->type = LogicalOpType::kJoin;
+              op->join_type = JoinType::kInner;
+            }
+            for (size_t i = 0; i < r.carried.size(); ++i) {
+              op->conditions.push_back({MakeColumnRef(out.carried[i], corr_.columns[i].type),
+                                        MakeColumnRef(r.carried[i], corr_.columns[i].type),
+                                        "is not distinct from"});
+            }
+          }
+        }
+        for (auto& c : op->conditions) {
+          Decorrelate(&c.left, out.carried, out.remap);
+          Decorrelate(&c.right, out.carried, out.remap);
+        }
+        for (auto& e : op->expressions) Decorrelate(&e, out.carried, out.remap);
+        out.op = std::move(op);
+        return out;
+      }
+      case LogicalOpType::kSetOp: {
+        QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+        QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
+        // Both sides must end in projections that list the carried columns
+        // last; wrap each side to add them.
+        auto extend = [&](Pushed& side) {
+          auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+          proj->table_index = state_->NewTableIndex();
+          const auto b = side.op->GetColumnBindings();
+          const auto t = side.op->GetTypes();
+          for (size_t i = 0; i < op->types.size(); ++i) proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
+          for (size_t i = 0; i < side.carried.size(); ++i) {
+            proj->expressions.push_back(MakeColumnRef(side.carried[i], corr_.columns[i].type));
+          }
+          proj->children.push_back(std::move(side.op));
+          return proj;
+        };
+        op->children[0] = extend(l);
+        op->children[1] = extend(r);
+        Pushed out;
+        for (size_t i = 0; i < corr_.columns.size(); ++i) {
+          out.carried.push_back({op->table_index, static_cast<int>(op->types.size())});
+          op->types.push_back(corr_.columns[i].type);
+        }
+        out.op = std::move(op);
+        return out;
+      }
+      case LogicalOpType::kLimit:
+      case LogicalOpType::kTopN:
+        return Status::Unsupported("LIMIT in a correlated subquery");
+      default:
+        return Status::Unsupported("this correlated subquery");
+    }
+  }
+
+ private:
+  BindState* state_;
+  const Correlation& corr_;
+};
+
+// --- simple correlated shapes ------------------------------------------------------
+
+// Splits `plan` as [Projection] -> Filter* -> base, collecting the filter
+// conjuncts. Returns false when another operator sits in between or the
+// base is correlated.
+struct SimpleShape {
+  LogicalOperator* projection = nullptr;
+  LogicalOperator* aggregate = nullptr;
+  std::vector<ExprPtr> conjuncts;
+  LogicalOpPtr base;
+};
+
+bool TakeSimpleShape(LogicalOpPtr* plan, bool allow_aggregate, SimpleShape* out) {
+  LogicalOpPtr* at = plan;
+  if ((*at)->type == LogicalOpType::kProjection) {
+    out->projection = at->get();
+    at = &(*at)->children[0];
+  }
+  if (allow_aggregate) {
+    if ((*at)->type != LogicalOpType::kAggregate || !(*at)->groups.empty()) return false;
+    for (const auto& a : (*at)->expressions) {
+      if (a->distinct && ExprHasCorrelation(*a)) return false;
+    }
+    out->aggregate = at->get();
+    at = &(*at)->children[0];
+  } else {
+    while ((*at)->type == LogicalOpType::kDistinct && (*at)->expressions.empty()) at = &(*at)->children[0];
+  }
+  if (out->aggregate && HasCorrelation(out->aggregate, 1)) {
+    // Correlated references inside the aggregate's own expressions.
+    bool corr = false;
+    for (const auto& a : out->aggregate->expressions) corr |= ExprHasCorrelation(*a);
+    if (corr) return false;
+  }
+  if (out->projection) {
+    for (const auto& e : out->projection->expressions) {
+      if (ExprHasCorrelation(*e)) return false;
+    }
+  }
+  // Filters.
+  std::vector<LogicalOpPtr*> filters;
+  while ((*at)->type == LogicalOpType::kFilter) {
+    filters.push_back(at);
+    at = &(*at)->children[0];
+  }
+  if (HasCorrelation(at->get())) return false;
+  for (LogicalOpPtr* f : filters) {
+    for (auto& e : (*f)->expressions) out->conjuncts.push_back(e->Copy());
+  }
+  out->base = std::move(*at);
+  return true;
+}
+
+// Whether `e` reads only depth-0 columns (inner) or only depth-1 (outer).
+bool OnlyDepth(const Expression& e, int depth) {
+  bool ok = true, any = false;
+  VisitExpression(e, [&](const Expression& x) {
+    if (x.type == ExprType::kColumnRef) {
+      any = true;
+      if (x.depth != depth) ok = false;
+    }
+    if (x.type == ExprType::kAggregate || x.type == ExprType::kSubquery) ok = false;
+  });
+  return ok && (any || depth == 0);
+}
+
+void LowerDepth(ExprPtr* e) {
+  VisitExpression(e, [](ExprPtr* x) {
+    if ((*x)->type == ExprType::kColumnRef && (*x)->depth > 0) (*x)->depth--;
+  });
+}
+
+}  // namespace
+
+// A join condition as a boolean expression (left op right).
+ExprPtr ConditionExpr(JoinCondition c) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(c.left));
+  args.push_back(std::move(c.right));
+  auto r = BindOperatorCall(c.op, std::move(args), -1);
+  return r.ok() ? std::move(r).ValueOrDie() : nullptr;
+}
+
+// --- entry points ----------------------------------------------------------------------
+
+class SubqueryPlanner {
+ public:
+  explicit SubqueryPlanner(BindState* state) : state_(state) {}
+
+  Result<ExprPtr> Plan(Expression& node, LogicalOpPtr* root) {
+    auto sub = node.subquery;
+    if (sub->test) QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &sub->test, root));
+    bool correlated = false;
+    for (const auto& c : sub->correlated) correlated |= c.depth == 1;
+    if (!correlated) {
+      LowerAll(sub->plan.get());
+      return PlanUncorrelated(*sub, root);
+    }
+    // Try the simple shapes first; fall back to the dependent join.
+    LogicalOpPtr saved = sub->plan->Copy();
+    auto simple = PlanSimpleCorrelated(*sub, root);
+    if (simple.ok() && *simple != nullptr) return simple;
+    if (!simple.ok() && simple.status().code() != StatusCode::kNotImplemented) return simple.status();
+    sub->plan = std::move(saved);
+    return PlanDependentJoin(*sub, root);
+  }
+
+ private:
+  // Deeper references (to queries further out) move one level in.
+  static void LowerAll(LogicalOperator* plan) {
+    VisitPlanExpressions(plan, [](ExprPtr* e) {
+      if ((*e)->type == ExprType::kColumnRef && (*e)->depth > 0) (*e)->depth--;
+    });
+  }
+
+  Result<ExprPtr> PlanUncorrelated(BoundSubquery& sub, LogicalOpPtr* root) {
+    const auto sub_out = sub.plan->GetColumnBindings();
+    switch (sub.kind) {
+      case sql::SubqueryKind::kScalar: {
+        auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
+        agg->group_index = state_->NewTableIndex();
+        agg->aggregate_index = state_->NewTableIndex();
+        QUIVER_ASSIGN_OR_RAISE(BoundAggregate single, FunctionRegistry::Get().ResolveAggregate(
+                                                          "__single_value", {{sub.type, false}}));
+        auto a = std::make_unique<Expression>(ExprType::kAggregate, single.return_type);
+        a->aggregate = single.function;
+        a->children.push_back(MakeColumnRef(sub_out[0], sub.type));
+        agg->expressions.push_back(std::move(a));
+        agg->children.push_back(std::move(sub.plan));
+        const ColumnBinding result{agg->aggregate_index, 0};
+        *root = MakeCross(std::move(*root), std::move(agg));
+        return MakeColumnRef(result, sub.type);
+      }
+      case sql::SubqueryKind::kExists: {
+        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(sub.plan));
+        join->mark_index = state_->NewTableIndex();
+        const ColumnBinding mark{join->mark_index, 0};
+        *root = std::move(join);
+        return MakeColumnRef(mark, boolean(), "exists");
+      }
+      case sql::SubqueryKind::kAny:
+      case sql::SubqueryKind::kAll: {
+        std::string op = sub.op;
+        if (sub.kind == sql::SubqueryKind::kAll) {
+          op = NegateComparison(op);
+          if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
+        }
+        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(sub.plan));
+        join->mark_index = state_->NewTableIndex();
+        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond, MakeCondition(sub.test->Copy(), MakeColumnRef(sub_out[0], sub.type), op, sub.location));
+        join->conditions.push_back(std::move(cond));
+        const ColumnBinding mark{join->mark_index, 0};
+        *root = std::move(join);
+        ExprPtr ref = MakeColumnRef(mark, boolean());
+        if (sub.kind == sql::SubqueryKind::kAll) return MakeNot(std::move(ref));
+        return ref;
+      }
+    }
+    return Status::Invalid("bad subquery");
+  }
+
+  // left op right with the operands cast to the comparison's argument types.
+  Result<JoinCondition> MakeCondition(ExprPtr left, ExprPtr right, const std::string& op, int location) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    args.push_back(std::move(right));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(op, std::move(args), location));
+    JoinCondition c;
+    c.op = op;
+    c.left = std::move(cmp->children[0]);
+    c.right = std::move(cmp->children[1]);
+    return c;
+  }
+
+  // Returns null (not an error) when the shape does not fit.
+  Result<ExprPtr> PlanSimpleCorrelated(BoundSubquery& sub, LogicalOpPtr* root) {
+    for (const auto& c : sub.correlated) {
+      if (c.depth > 1) return ExprPtr();  // keep deeper correlations for the general path
+    }
+    SimpleShape shape;
+    const bool scalar = sub.kind == sql::SubqueryKind::kScalar;
+    LogicalOpPtr plan = std::move(sub.plan);
+    if (!TakeSimpleShape(&plan, scalar, &shape)) {
+      sub.plan = std::move(plan);
+      return ExprPtr();
+    }
+    // Split conjuncts: correlated ones become join conditions.
+    std::vector<ExprPtr> local, correlated;
+    for (auto& c : shape.conjuncts) {
+      (ExprHasCorrelation(*c) ? correlated : local).push_back(std::move(c));
+    }
+    LogicalOpPtr base = std::move(shape.base);
+    if (!local.empty()) {
+      auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
+      f->expressions = std::move(local);
+      f->children.push_back(std::move(base));
+      base = std::move(f);
+    }
+    if (!scalar) {
+      // EXISTS / ANY / ALL: mark join with the correlated predicates as its
+      // conditions; the tested column is the projection's expression.
+      auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
+      join->join_type = JoinType::kMark;
+      join->mark_index = state_->NewTableIndex();
+      for (auto& c : correlated) {
+        LowerDepth(&c);
+        join->expressions.push_back(std::move(c));
+      }
+      ExprPtr result = MakeColumnRef({join->mark_index, 0}, boolean(), "exists");
+      if (sub.kind != sql::SubqueryKind::kExists) {
+        if (shape.projection == nullptr) return ExprPtr();
+        std::string op = sub.op;
+        if (sub.kind == sql::SubqueryKind::kAll) {
+          op = NegateComparison(op);
+          if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
+        }
+        ExprPtr inner = shape.projection->expressions[0]->Copy();
+        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond, MakeCondition(sub.test->Copy(), std::move(inner), op, sub.location));
+        join->conditions.push_back(std::move(cond));
+        if (sub.kind == sql::SubqueryKind::kAll) result = MakeNot(std::move(result));
+      }
+      join->children.push_back(std::move(*root));
+      join->children.push_back(std::move(base));
+      *root = std::move(join);
+      return result;
+    }
+    // Scalar aggregate: every correlated conjunct must be inner = outer.
+    std::vector<ExprPtr> inner_keys, outer_keys;
+    for (auto& c : correlated) {
+      if (c->type != ExprType::kFunction || c->function.function == nullptr ||
+          c->function.function->name != "=" || c->children.size() != 2) {
+        return ExprPtr();
+      }
+      ExprPtr a = std::move(c->children[0]), b = std::move(c->children[1]);
+      if (OnlyDepth(*a, 1) && OnlyDepth(*b, 0)) std::swap(a, b);
+      if (!(OnlyDepth(*a, 0) && OnlyDepth(*b, 1))) return ExprPtr();
+      inner_keys.push_back(std::move(a));
+      LowerDepth(&b);
+      outer_keys.push_back(std::move(b));
+    }
+    if (inner_keys.empty()) return ExprPtr();
+    LogicalOperator* agg_template = shape.aggregate;
+    auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
+    agg->group_index = agg_template->group_index;
+    agg->aggregate_index = agg_template->aggregate_index;
+    for (auto& a : agg_template->expressions) agg->expressions.push_back(a->Copy());
+    for (auto& k : inner_keys) agg->groups.push_back(k->Copy());
+    agg->children.push_back(std::move(base));
+    auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
+    join->join_type = JoinType::kLeft;
+    for (size_t i = 0; i < outer_keys.size(); ++i) {
+      ExprPtr group_ref = MakeColumnRef({agg->group_index, static_cast<int>(i)}, inner_keys[i]->return_type);
+      join->conditions.push_back({std::move(outer_keys[i]), std::move(group_ref), "="});
+    }
+    // The subquery's value, computed over the joined aggregate; count() of
+    // a missing group is 0.
+    ExprPtr value = shape.projection ? shape.projection->expressions[0]->Copy()
+                                     : MakeColumnRef({agg->aggregate_index, 0}, sub.type);
+    std::vector<const AggregateFunction*> fns;
+    for (const auto& a : agg->expressions) fns.push_back(a->aggregate);
+    const int agg_index = agg->aggregate_index;
+    VisitExpression(&value, [&](ExprPtr* e) {
+      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0 && (*e)->binding.table == agg_index) {
+        const AggregateFunction* f = fns[static_cast<size_t>((*e)->binding.column)];
+        if (f && (f->name == "count" || f->name == "count_star")) {
+          auto c = std::make_unique<Expression>(ExprType::kCoalesce, (*e)->return_type);
+          c->children.push_back(std::move(*e));
+          c->children.push_back(MakeConstant(Value::Int64(0)));
+          *e = std::move(c);
+        }
+      }
+    });
+    // Only group columns are shared between the keys... the aggregate has
+    // a fresh group_index when reused twice: keep indices unique.
+    join->children.push_back(std::move(*root));
+    join->children.push_back(std::move(agg));
+    *root = std::move(join);
+    return value;
+  }
+
+  Result<ExprPtr> PlanDependentJoin(BoundSubquery& sub, LogicalOpPtr* root) {
+    Correlation corr;
+    for (const auto& c : sub.correlated) {
+      if (c.depth == 1) corr.columns.push_back(c);
+    }
+    // D = DISTINCT(correlated columns) over a copy of the outer plan.
+    BindingMap m;
+    LogicalOpPtr outer_copy = CopyFresh(**root, state_, &m);
+    auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+    proj->table_index = state_->NewTableIndex();
+    for (const auto& c : corr.columns) {
+      auto it = m.find(c.binding);
+      if (it == m.end()) {
+        return Status::Unsupported("correlated reference to column \"{}\" here", c.name);
+      }
+      proj->expressions.push_back(MakeColumnRef(it->second, c.type, c.name));
+    }
+    proj->children.push_back(std::move(outer_copy));
+    auto distinct = std::make_unique<LogicalOperator>(LogicalOpType::kDistinct);
+    distinct->children.push_back(std::move(proj));
+    corr.delim = std::move(distinct);
+
+    DependentJoinPusher pusher(state_, corr);
+    QUIVER_ASSIGN_OR_RAISE(Pushed pushed, pusher.Push(std::move(sub.plan)));
+    LowerAll(pushed.op.get());
+    const auto out = pushed.op->GetColumnBindings();
+    ColumnBinding result_col = out.empty() ? ColumnBinding{} : out[0];
+    auto it = pushed.remap.find(result_col);
+    if (it != pushed.remap.end()) result_col = it->second;
+
+    std::vector<JoinCondition> conds;
+    for (size_t i = 0; i < corr.columns.size(); ++i) {
+      conds.push_back({MakeColumnRef(corr.columns[i].binding, corr.columns[i].type, corr.columns[i].name),
+                       MakeColumnRef(pushed.carried[i], corr.columns[i].type), "is not distinct from"});
+    }
+    switch (sub.kind) {
+      case sql::SubqueryKind::kScalar: {
+        auto join = MakeJoin(JoinType::kSingle, std::move(*root), std::move(pushed.op));
+        join->conditions = std::move(conds);
+        *root = std::move(join);
+        return MakeColumnRef(result_col, sub.type);
+      }
+      case sql::SubqueryKind::kExists: {
+        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(pushed.op));
+        join->mark_index = state_->NewTableIndex();
+        for (auto& c : conds) join->expressions.push_back(ConditionExpr(std::move(c)));
+        const ColumnBinding mark{join->mark_index, 0};
+        *root = std::move(join);
+        return MakeColumnRef(mark, boolean(), "exists");
+      }
+      case sql::SubqueryKind::kAny:
+      case sql::SubqueryKind::kAll: {
+        std::string op = sub.op;
+        if (sub.kind == sql::SubqueryKind::kAll) op = NegateComparison(op);
+        if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
+        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(pushed.op));
+        join->mark_index = state_->NewTableIndex();
+        // Correlation must hold for a row to count; the comparison decides
+        // the mark three-valued.
+        for (auto& c : conds) join->expressions.push_back(ConditionExpr(std::move(c)));
+        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond,
+                               MakeCondition(sub.test->Copy(), MakeColumnRef(result_col, sub.type), op, sub.location));
+        join->conditions.push_back(std::move(cond));
+        const ColumnBinding mark{join->mark_index, 0};
+        *root = std::move(join);
+        ExprPtr ref = MakeColumnRef(mark, boolean());
+        if (sub.kind == sql::SubqueryKind::kAll) return MakeNot(std::move(ref));
+        return ref;
+      }
+    }
+    return Status::Invalid("bad subquery");
+  }
+
+  BindState* state_;
+};
+
+void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& groups, int group_index) {
+  std::map<ColumnBinding, ColumnBinding> map;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (groups[i]->type == ExprType::kColumnRef && groups[i]->depth == 0) {
+      map[groups[i]->binding] = {group_index, static_cast<int>(i)};
+    }
+  }
+  if (map.empty()) return;
+  std::function<void(Expression*, int)> walk = [&](Expression* e, int depth) {
+    if (e->type == ExprType::kSubquery) {
+      auto& sub = *e->subquery;
+      VisitPlanExpressions(sub.plan.get(), [&](ExprPtr* x) {
+        if ((*x)->type == ExprType::kColumnRef && (*x)->depth == depth + 1) {
+          auto it = map.find((*x)->binding);
+          if (it != map.end()) (*x)->binding = it->second;
+        }
+      });
+      for (auto& c : sub.correlated) {
+        if (c.depth == depth + 1) {
+          auto it = map.find(c.binding);
+          if (it != map.end()) c.binding = it->second;
+        }
+      }
+      if (sub.test) walk(sub.test.get(), depth);
+    }
+    for (auto& c : e->children) walk(c.get(), depth);
+  };
+  walk(expr, 0);
+}
+
+Status PlanSubqueries(BindState* state, ExprPtr* expr, LogicalOpPtr* root) {
+  Status st;
+  std::function<void(ExprPtr*)> walk = [&](ExprPtr* e) {
+    if (!st.ok() || *e == nullptr) return;
+    for (auto& c : (*e)->children) walk(&c);
+    if ((*e)->filter) walk(&(*e)->filter);
+    if ((*e)->type != ExprType::kSubquery) return;
+    SubqueryPlanner planner(state);
+    auto r = planner.Plan(**e, root);
+    if (!r.ok()) {
+      st = r.status().WithPosition((*e)->subquery->location);
+      return;
+    }
+    std::string alias = (*e)->alias;
+    *e = std::move(r).ValueOrDie();
+    if ((*e)->alias.empty()) (*e)->alias = alias;
+  };
+  walk(expr);
+  return st;
+}
+
+}  // namespace quiver::plan

@@ -1,0 +1,306 @@
+// Quiver's own syntax tree: what the parser (parser.h) makes of
+// PostgreSQL's parse tree. No libpg_query type crosses this wall; the binder
+// (src/planner) works on these nodes only.
+//
+// Every node carries `location`: the byte offset of its first token in the
+// statement text (-1 when unknown), for error positions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace quiver::sql {
+
+struct SelectNode;
+struct ParsedExpr;
+using ExprPtr = std::unique_ptr<ParsedExpr>;
+
+// A type as written: `numeric(15,2)`, `varchar(10)`, `interval day`.
+struct TypeName {
+  std::string name;            // last name component, lower case ("int4", "numeric")
+  std::vector<int> modifiers;  // typmods
+  bool is_array = false;
+  int location = -1;
+};
+
+enum class ExprKind : int8_t {
+  kColumnRef,      // names = [table.]column
+  kStar,           // names = [table] (qualifier, may be empty)
+  kConstant,       // literal
+  kParameter,      // $n (param_index)
+  kOperator,       // name = "+", "=", ...; 1 or 2 children
+  kFunction,       // name, children = args; distinct/star/filter
+  kCast,           // children[0] :: type_name
+  kCase,           // case_arg?; children = when, then, when, then...; case_else?
+  kAnd,            // children
+  kOr,             // children
+  kNot,            // children[0]
+  kIsNull,         // children[0] IS [NOT] NULL (negated)
+  kBoolTest,       // children[0] IS [NOT] TRUE/FALSE/UNKNOWN: name = "true"/"false"/"unknown"
+  kIn,             // children[0] [NOT] IN (children[1..])
+  kBetween,        // children[0] [NOT] BETWEEN [SYMMETRIC] children[1] AND children[2]
+  kLike,           // children[0] [NOT] LIKE/ILIKE children[1] [ESCAPE children[2]]; name = "like"/"ilike"
+  kIsDistinct,     // children[0] IS [NOT] DISTINCT FROM children[1] (negated = NOT DISTINCT)
+  kNullIf,         // NULLIF(children[0], children[1])
+  kCoalesce,       // COALESCE(children...)
+  kGreatest,       // GREATEST(children...) / LEAST (name = "least")
+  kSubquery,       // subquery_kind; children[0] = tested expression for ANY/ALL/IN
+  kValueFunction,  // CURRENT_DATE, CURRENT_TIMESTAMP, ... (name)
+  kRow,            // ROW(a, b) / (a, b)
+};
+
+enum class LiteralKind : int8_t { kNull, kInteger, kNumeric, kString, kBool };
+
+enum class SubqueryKind : int8_t {
+  kScalar,  // (SELECT ...)
+  kExists,  // EXISTS (SELECT ...)
+  kAny,     // x op ANY (SELECT ...); x IN (SELECT ...) is ANY with "="
+  kAll,     // x op ALL (SELECT ...); x NOT IN (SELECT ...) is NOT (x = ANY ...)
+};
+
+struct ParsedExpr {
+  ExprKind kind;
+  int location = -1;
+
+  std::vector<std::string> names;  // column ref / star qualifier
+  std::string name;                // operator or function name (lower case), bool test
+  std::vector<ExprPtr> children;
+  std::vector<std::string> arg_names;  // named function arguments (name => value); "" = positional
+
+  // Constants.
+  LiteralKind literal = LiteralKind::kNull;
+  std::string text;  // numeric/string literal text
+  int64_t ival = 0;
+  bool bval = false;
+
+  int param_index = 0;  // $n
+
+  TypeName type_name;  // casts
+
+  bool negated = false;     // NOT IN, NOT LIKE, NOT BETWEEN, IS NOT NULL, IS NOT DISTINCT
+  bool distinct = false;    // aggregate DISTINCT
+  bool star = false;        // count(*)
+  bool symmetric = false;   // BETWEEN SYMMETRIC
+  ExprPtr filter;           // aggregate FILTER (WHERE ...)
+  bool has_window = false;  // OVER (...) present (unsupported)
+
+  ExprPtr case_arg;   // CASE x WHEN ...
+  ExprPtr case_else;
+
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  std::shared_ptr<SelectNode> subquery;
+
+  explicit ParsedExpr(ExprKind k, int loc = -1) : kind(k), location(loc) {}
+  // The text PostgreSQL would show for this expression in a column header.
+  std::string ToString() const;
+};
+
+struct Alias {
+  std::string name;
+  std::vector<std::string> columns;
+  bool empty() const { return name.empty(); }
+};
+
+enum class JoinKind : int8_t { kInner, kLeft, kRight, kFull, kCross };
+
+struct TableRef {
+  enum Kind : int8_t { kTable, kFunction, kSubquery, kJoin } kind = kTable;
+  int location = -1;
+  Alias alias;
+
+  // kTable
+  std::string schema;
+  std::string name;
+
+  // kFunction: read_arrow('x'), read_csv('x', header => true)
+  ExprPtr function;
+
+  // kSubquery
+  std::shared_ptr<SelectNode> subquery;
+  bool lateral = false;
+
+  // kJoin
+  JoinKind join_kind = JoinKind::kInner;
+  std::unique_ptr<TableRef> left;
+  std::unique_ptr<TableRef> right;
+  ExprPtr condition;
+  std::vector<std::string> using_columns;
+  bool natural = false;
+};
+
+enum class NullsOrder : int8_t { kDefault, kFirst, kLast };
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  NullsOrder nulls = NullsOrder::kDefault;
+};
+
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  std::shared_ptr<SelectNode> query;
+  int location = -1;
+};
+
+enum class SetOpKind : int8_t { kNone, kUnion, kIntersect, kExcept };
+
+// A SELECT, a VALUES list or a set operation of two of them.
+struct SelectNode {
+  SetOpKind set_op = SetOpKind::kNone;
+  bool set_all = false;
+  std::shared_ptr<SelectNode> left;
+  std::shared_ptr<SelectNode> right;
+
+  std::vector<CommonTableExpr> ctes;
+  bool recursive_with = false;
+
+  bool distinct = false;
+  std::vector<ExprPtr> distinct_on;
+  std::vector<ExprPtr> targets;
+  std::vector<std::string> target_aliases;  // parallel to targets; "" = none
+  std::vector<std::unique_ptr<TableRef>> from;
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<std::vector<ExprPtr>> values;  // VALUES (...), (...)
+
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;
+  ExprPtr offset;
+  int location = -1;
+};
+
+enum class StatementKind : int8_t {
+  kSelect,
+  kInsert,
+  kCreateTable,
+  kCreateView,
+  kDrop,
+  kExplain,
+  kCopy,
+  kSet,          // SET x = y: accepted and ignored where harmless
+  kTransaction,  // BEGIN / COMMIT / ROLLBACK: no-ops (every statement is atomic)
+  kUpdate,
+  kDelete,
+  kCreateIndex,  // accepted and recorded; Quiver scans columns and keeps no indexes
+};
+
+struct Statement {
+  StatementKind kind;
+  int location = 0;  // of the statement within the text given to Parse
+  int length = 0;    // 0 = to the end
+  explicit Statement(StatementKind k) : kind(k) {}
+  virtual ~Statement() = default;
+};
+
+struct SelectStatement : Statement {
+  SelectStatement() : Statement(StatementKind::kSelect) {}
+  std::shared_ptr<SelectNode> select;
+};
+
+struct InsertStatement : Statement {
+  InsertStatement() : Statement(StatementKind::kInsert) {}
+  std::string table;
+  int table_location = -1;
+  std::vector<std::string> columns;
+  std::shared_ptr<SelectNode> source;  // VALUES or SELECT; null = DEFAULT VALUES
+};
+
+struct ColumnDefinition {
+  std::string name;
+  TypeName type;
+  bool not_null = false;
+  bool primary_key = false;
+  int location = -1;
+};
+
+struct CreateTableStatement : Statement {
+  CreateTableStatement() : Statement(StatementKind::kCreateTable) {}
+  std::string name;
+  int name_location = -1;
+  std::vector<ColumnDefinition> columns;
+  bool if_not_exists = false;
+  bool or_replace = false;
+  std::shared_ptr<SelectNode> as_select;  // CREATE TABLE ... AS SELECT
+  std::vector<std::string> as_columns;    // CREATE TABLE t (a, b) AS ...
+};
+
+struct CreateViewStatement : Statement {
+  CreateViewStatement() : Statement(StatementKind::kCreateView) {}
+  std::string name;
+  int name_location = -1;
+  std::vector<std::string> columns;
+  std::shared_ptr<SelectNode> query;
+  bool or_replace = false;
+  std::string text;  // the view's query text
+};
+
+struct DropStatement : Statement {
+  DropStatement() : Statement(StatementKind::kDrop) {}
+  enum Object : int8_t { kTable, kView, kIndex, kOther } object = kTable;
+  std::vector<std::string> names;
+  std::vector<int> locations;
+  bool if_exists = false;
+};
+
+struct ExplainStatement : Statement {
+  ExplainStatement() : Statement(StatementKind::kExplain) {}
+  bool analyze = false;
+  bool verbose = false;
+  std::unique_ptr<Statement> statement;
+};
+
+struct CopyOption {
+  std::string name;
+  std::string value;  // text of the value; "" for bare flags
+  std::vector<std::string> list;
+};
+
+struct CopyStatement : Statement {
+  CopyStatement() : Statement(StatementKind::kCopy) {}
+  std::string table;                  // COPY table ...
+  std::vector<std::string> columns;   // COPY table (a, b) ...
+  std::shared_ptr<SelectNode> query;  // COPY (query) TO ...
+  bool is_from = false;
+  std::string file;
+  std::vector<CopyOption> options;
+};
+
+struct SetStatement : Statement {
+  SetStatement() : Statement(StatementKind::kSet) {}
+  std::string name;
+  std::string value;
+};
+
+struct TransactionStatement : Statement {
+  TransactionStatement() : Statement(StatementKind::kTransaction) {}
+  std::string what;  // "begin", "commit", "rollback"
+};
+
+struct UpdateStatement : Statement {
+  UpdateStatement() : Statement(StatementKind::kUpdate) {}
+  std::string table;
+  int table_location = -1;
+  std::vector<std::pair<std::string, ExprPtr>> assignments;
+  ExprPtr where;
+};
+
+struct CreateIndexStatement : Statement {
+  CreateIndexStatement() : Statement(StatementKind::kCreateIndex) {}
+  std::string name;
+  std::string table;
+  int table_location = -1;
+  bool if_not_exists = false;
+};
+
+struct DeleteStatement : Statement {
+  DeleteStatement() : Statement(StatementKind::kDelete) {}
+  std::string table;
+  int table_location = -1;
+  ExprPtr where;
+};
+
+}  // namespace quiver::sql

@@ -1,0 +1,507 @@
+// Parse-tree expressions -> ParsedExpr.
+#include <algorithm>
+#include <charconv>
+
+#include "sql/transform_internal.h"
+
+namespace quiver::sql::internal {
+
+Status UnsupportedAt(int location, const std::string& what) {
+  return Status::Unsupported("{}", what).WithPosition(location);
+}
+
+std::string StringOf(const pg_query::Node& node) {
+  if (node.has_string()) return node.string().sval();
+  return {};
+}
+
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// The function or type name without a pg_catalog qualifier.
+std::string LastName(const google::protobuf::RepeatedPtrField<pg_query::Node>& names) {
+  if (names.empty()) return {};
+  return StringOf(names[names.size() - 1]);
+}
+
+ExprPtr MakeConstant(LiteralKind kind, int location) {
+  auto e = std::make_unique<ParsedExpr>(ExprKind::kConstant, location);
+  e->literal = kind;
+  return e;
+}
+
+// Applies an INTERVAL typmod's field to a bare number: interval '90' day.
+std::string IntervalWithField(const std::string& text, int mask) {
+  bool bare = !text.empty();
+  for (char c : text) {
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == ' ')) {
+      bare = false;
+    }
+  }
+  if (!bare) return text;
+  // INTERVAL_MASK bits (PostgreSQL datetime.h): MONTH 1<<1, YEAR 1<<2,
+  // DAY 1<<3, HOUR 1<<10, MINUTE 1<<11, SECOND 1<<12. The lowest field of
+  // a range (YEAR TO MONTH) gives the unit of a bare number.
+  if (mask & (1 << 12)) return text + " seconds";
+  if (mask & (1 << 11)) return text + " minutes";
+  if (mask & (1 << 10)) return text + " hours";
+  if (mask & (1 << 3)) return text + " days";
+  if (mask & (1 << 1)) return text + " months";
+  if (mask & (1 << 2)) return text + " years";
+  return text;
+}
+
+}  // namespace
+
+Result<TypeName> Transformer::TransformTypeName(const pg_query::TypeName& t) {
+  TypeName out;
+  out.location = t.location();
+  out.name = Lower(LastName(t.names()));
+  if (t.names_size() >= 2 && Lower(StringOf(t.names(0))) != "pg_catalog") {
+    // schema-qualified user types do not exist here
+    out.name = Lower(StringOf(t.names(0))) + "." + out.name;
+  }
+  for (const auto& m : t.typmods()) {
+    if (m.has_a_const() && m.a_const().has_ival()) {
+      out.modifiers.push_back(m.a_const().ival().ival());
+    } else if (m.has_a_const() && m.a_const().has_sval()) {
+      // varchar('10') is not valid PostgreSQL either
+      return Status::Invalid("type modifiers must be simple constants").WithPosition(t.location());
+    } else if (m.has_column_ref()) {
+      return Status::Invalid("type modifiers must be simple constants").WithPosition(t.location());
+    }
+  }
+  out.is_array = t.array_bounds_size() > 0;
+  return out;
+}
+
+Result<ExprPtr> Transformer::TransformConstant(const pg_query::A_Const& c) {
+  const int loc = c.location();
+  if (c.isnull()) return MakeConstant(LiteralKind::kNull, loc);
+  switch (c.val_case()) {
+    case pg_query::A_Const::kIval: {
+      auto e = MakeConstant(LiteralKind::kInteger, loc);
+      e->ival = c.ival().ival();
+      return e;
+    }
+    case pg_query::A_Const::kFval: {
+      // Integers beyond int32 arrive as "floats": keep exact integers exact.
+      const std::string& text = c.fval().fval();
+      int64_t v;
+      const char* end = text.data() + text.size();
+      auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      if (ec == std::errc() && ptr == end) {
+        auto e = MakeConstant(LiteralKind::kInteger, loc);
+        e->ival = v;
+        e->text = text;
+        return e;
+      }
+      auto e = MakeConstant(LiteralKind::kNumeric, loc);
+      e->text = text;
+      return e;
+    }
+    case pg_query::A_Const::kBoolval: {
+      auto e = MakeConstant(LiteralKind::kBool, loc);
+      e->bval = c.boolval().boolval();
+      return e;
+    }
+    case pg_query::A_Const::kSval: {
+      auto e = MakeConstant(LiteralKind::kString, loc);
+      e->text = c.sval().sval();
+      return e;
+    }
+    case pg_query::A_Const::kBsval:
+      return UnsupportedAt(loc, "bit string literals");
+    default:
+      // A_Const with no value set is integer zero.
+      auto e = MakeConstant(LiteralKind::kInteger, loc);
+      e->ival = 0;
+      return e;
+  }
+}
+
+Result<ExprPtr> Transformer::TransformTypeCast(const pg_query::TypeCast& c) {
+  QUIVER_ASSIGN_OR_RAISE(TypeName type, TransformTypeName(c.type_name()));
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr arg, TransformExpr(c.arg()));
+  if (type.name == "interval" && !type.modifiers.empty() && arg->kind == ExprKind::kConstant &&
+      arg->literal == LiteralKind::kString) {
+    arg->text = IntervalWithField(arg->text, type.modifiers[0]);
+    type.modifiers.clear();
+  }
+  // `bool 't'` / `date '...'` style: the location is the type name's.
+  const int loc = c.location() >= 0 ? c.location() : (type.location >= 0 ? type.location : arg->location);
+  auto e = std::make_unique<ParsedExpr>(ExprKind::kCast, loc);
+  e->type_name = std::move(type);
+  e->children.push_back(std::move(arg));
+  return e;
+}
+
+Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
+  const int loc = a.location();
+  std::string op = a.name_size() ? StringOf(a.name(a.name_size() - 1)) : "";
+  auto binary = [&](ExprKind kind) -> Result<ExprPtr> {
+    auto e = std::make_unique<ParsedExpr>(kind, loc);
+    QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(a.lexpr()));
+    QUIVER_ASSIGN_OR_RAISE(auto r, TransformExpr(a.rexpr()));
+    e->children.push_back(std::move(l));
+    e->children.push_back(std::move(r));
+    return e;
+  };
+  switch (a.kind()) {
+    case pg_query::AEXPR_OP: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kOperator, loc);
+      e->name = op;
+      if (a.has_lexpr()) {
+        QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(a.lexpr()));
+        e->children.push_back(std::move(l));
+      }
+      if (!a.has_rexpr()) return UnsupportedAt(loc, "postfix operators");
+      QUIVER_ASSIGN_OR_RAISE(auto r, TransformExpr(a.rexpr()));
+      // Fold "-<number>" into the literal so -2147483648 and -9223372036854775808 fit.
+      if (e->children.empty() && op == "-" && r->kind == ExprKind::kConstant &&
+          (r->literal == LiteralKind::kInteger || r->literal == LiteralKind::kNumeric)) {
+        if (r->literal == LiteralKind::kInteger && r->ival != INT64_MIN) {
+          r->ival = -r->ival;
+          if (!r->text.empty()) r->text = "-" + r->text;
+          r->location = loc;
+          return r;
+        }
+        if (r->literal == LiteralKind::kNumeric) {
+          r->text = r->text[0] == '-' ? r->text.substr(1) : "-" + r->text;
+          r->location = loc;
+          return r;
+        }
+      }
+      e->children.push_back(std::move(r));
+      // PostgreSQL spells some operators differently: keep the SQL names.
+      if (op == "~~") {
+        e->kind = ExprKind::kLike;
+        e->name = "like";
+      } else if (op == "!~~") {
+        e->kind = ExprKind::kLike;
+        e->name = "like";
+        e->negated = true;
+      } else if (op == "~~*") {
+        e->kind = ExprKind::kLike;
+        e->name = "ilike";
+      } else if (op == "!~~*") {
+        e->kind = ExprKind::kLike;
+        e->name = "ilike";
+        e->negated = true;
+      } else if (op == "!=") {
+        e->name = "<>";
+      }
+      return e;
+    }
+    case pg_query::AEXPR_OP_ANY:
+    case pg_query::AEXPR_OP_ALL:
+      return UnsupportedAt(loc, "ANY/ALL over arrays (use IN or a subquery)");
+    case pg_query::AEXPR_DISTINCT: {
+      QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kIsDistinct));
+      return e;
+    }
+    case pg_query::AEXPR_NOT_DISTINCT: {
+      QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kIsDistinct));
+      e->negated = true;
+      return e;
+    }
+    case pg_query::AEXPR_NULLIF:
+      return binary(ExprKind::kNullIf);
+    case pg_query::AEXPR_IN: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kIn, loc);
+      e->negated = op == "<>";
+      QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(a.lexpr()));
+      e->children.push_back(std::move(l));
+      if (!a.rexpr().has_list()) return UnsupportedAt(loc, "IN with this right-hand side");
+      for (const auto& item : a.rexpr().list().items()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(item));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::AEXPR_LIKE:
+    case pg_query::AEXPR_ILIKE: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kLike, loc);
+      e->name = a.kind() == pg_query::AEXPR_LIKE ? "like" : "ilike";
+      e->negated = op.size() > 0 && op[0] == '!';
+      QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(a.lexpr()));
+      e->children.push_back(std::move(l));
+      const pg_query::Node& r = a.rexpr();
+      if (r.has_func_call() && LastName(r.func_call().funcname()) == "like_escape") {
+        for (const auto& arg : r.func_call().args()) {
+          QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(arg));
+          e->children.push_back(std::move(x));
+        }
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(r));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::AEXPR_SIMILAR:
+      return UnsupportedAt(loc, "SIMILAR TO");
+    case pg_query::AEXPR_BETWEEN:
+    case pg_query::AEXPR_NOT_BETWEEN:
+    case pg_query::AEXPR_BETWEEN_SYM:
+    case pg_query::AEXPR_NOT_BETWEEN_SYM: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kBetween, loc);
+      e->negated = a.kind() == pg_query::AEXPR_NOT_BETWEEN || a.kind() == pg_query::AEXPR_NOT_BETWEEN_SYM;
+      e->symmetric = a.kind() == pg_query::AEXPR_BETWEEN_SYM || a.kind() == pg_query::AEXPR_NOT_BETWEEN_SYM;
+      QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(a.lexpr()));
+      e->children.push_back(std::move(l));
+      for (const auto& item : a.rexpr().list().items()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(item));
+        e->children.push_back(std::move(x));
+      }
+      if (e->children.size() != 3) return Status::Invalid("malformed BETWEEN").WithPosition(loc);
+      return e;
+    }
+    default:
+      return UnsupportedAt(loc, "this kind of operator expression");
+  }
+}
+
+Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
+  const int loc = f.location();
+  std::string name = Lower(LastName(f.funcname()));
+  if (f.funcname_size() >= 2) {
+    const std::string schema = Lower(StringOf(f.funcname(0)));
+    if (schema != "pg_catalog" && schema != "public" && schema != "main") {
+      return Status::KeyError("schema \"{}\" does not exist", schema).WithPosition(loc);
+    }
+  }
+  if (f.agg_within_group()) return UnsupportedAt(loc, "WITHIN GROUP");
+  if (f.agg_order_size() > 0 && name != "string_agg") {
+    return UnsupportedAt(loc, "ORDER BY inside aggregate calls");
+  }
+  if (f.func_variadic()) return UnsupportedAt(loc, "VARIADIC arguments");
+  auto e = std::make_unique<ParsedExpr>(ExprKind::kFunction, loc);
+  e->name = name;
+  e->distinct = f.agg_distinct();
+  e->star = f.agg_star();
+  e->has_window = f.has_over();
+  for (const auto& arg : f.args()) {
+    if (arg.has_named_arg_expr()) {
+      QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(arg.named_arg_expr().arg()));
+      e->children.push_back(std::move(x));
+      e->arg_names.push_back(Lower(arg.named_arg_expr().name()));
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(arg));
+      e->children.push_back(std::move(x));
+      e->arg_names.emplace_back();
+    }
+  }
+  if (f.has_agg_filter()) {
+    QUIVER_ASSIGN_OR_RAISE(e->filter, TransformExpr(f.agg_filter()));
+  }
+  // position(a IN b) arrives as position(b, a); substring/extract/trim are
+  // plain calls already. PostgreSQL's overlay and similar are not special.
+  return e;
+}
+
+Result<ExprPtr> Transformer::TransformSubLink(const pg_query::SubLink& s) {
+  const int loc = s.location();
+  auto e = std::make_unique<ParsedExpr>(ExprKind::kSubquery, loc);
+  if (!s.subselect().has_select_stmt()) return UnsupportedAt(loc, "this kind of subquery");
+  QUIVER_ASSIGN_OR_RAISE(e->subquery, TransformSelect(s.subselect().select_stmt()));
+  switch (s.sub_link_type()) {
+    case pg_query::EXISTS_SUBLINK:
+      e->subquery_kind = SubqueryKind::kExists;
+      break;
+    case pg_query::EXPR_SUBLINK:
+      e->subquery_kind = SubqueryKind::kScalar;
+      break;
+    case pg_query::ANY_SUBLINK:
+    case pg_query::ALL_SUBLINK: {
+      e->subquery_kind =
+          s.sub_link_type() == pg_query::ANY_SUBLINK ? SubqueryKind::kAny : SubqueryKind::kAll;
+      e->name = s.oper_name_size() ? StringOf(s.oper_name(s.oper_name_size() - 1)) : "=";
+      if (e->name == "!=") e->name = "<>";
+      QUIVER_ASSIGN_OR_RAISE(auto t, TransformExpr(s.testexpr()));
+      if (t->kind == ExprKind::kRow) return UnsupportedAt(loc, "row-valued IN/ANY/ALL subqueries");
+      e->children.push_back(std::move(t));
+      break;
+    }
+    default:
+      return UnsupportedAt(loc, "ARRAY and row subqueries");
+  }
+  return e;
+}
+
+Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
+  switch (node.node_case()) {
+    case pg_query::Node::kAConst:
+      return TransformConstant(node.a_const());
+    case pg_query::Node::kColumnRef: {
+      const auto& c = node.column_ref();
+      std::vector<std::string> names;
+      bool star = false;
+      for (const auto& f : c.fields()) {
+        if (f.has_a_star()) {
+          star = true;
+        } else {
+          names.push_back(StringOf(f));
+        }
+      }
+      auto e = std::make_unique<ParsedExpr>(star ? ExprKind::kStar : ExprKind::kColumnRef,
+                                            c.location());
+      e->names = std::move(names);
+      return e;
+    }
+    case pg_query::Node::kParamRef: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kParameter, node.param_ref().location());
+      e->param_index = node.param_ref().number();
+      return e;
+    }
+    case pg_query::Node::kAExpr:
+      return TransformAExpr(node.a_expr());
+    case pg_query::Node::kBoolExpr: {
+      const auto& b = node.bool_expr();
+      ExprKind kind = b.boolop() == pg_query::AND_EXPR  ? ExprKind::kAnd
+                      : b.boolop() == pg_query::OR_EXPR ? ExprKind::kOr
+                                                        : ExprKind::kNot;
+      auto e = std::make_unique<ParsedExpr>(kind, b.location());
+      for (const auto& a : b.args()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(a));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::Node::kFuncCall:
+      return TransformFuncCall(node.func_call());
+    case pg_query::Node::kTypeCast:
+      return TransformTypeCast(node.type_cast());
+    case pg_query::Node::kCaseExpr: {
+      const auto& c = node.case_expr();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kCase, c.location());
+      if (c.has_arg()) {
+        QUIVER_ASSIGN_OR_RAISE(e->case_arg, TransformExpr(c.arg()));
+      }
+      for (const auto& w : c.args()) {
+        const auto& when = w.case_when();
+        QUIVER_ASSIGN_OR_RAISE(auto cond, TransformExpr(when.expr()));
+        QUIVER_ASSIGN_OR_RAISE(auto res, TransformExpr(when.result()));
+        e->children.push_back(std::move(cond));
+        e->children.push_back(std::move(res));
+      }
+      if (c.has_defresult()) {
+        QUIVER_ASSIGN_OR_RAISE(e->case_else, TransformExpr(c.defresult()));
+      }
+      return e;
+    }
+    case pg_query::Node::kNullTest: {
+      const auto& t = node.null_test();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kIsNull, t.location());
+      e->negated = t.nulltesttype() == pg_query::IS_NOT_NULL;
+      QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(t.arg()));
+      e->children.push_back(std::move(x));
+      return e;
+    }
+    case pg_query::Node::kBooleanTest: {
+      const auto& t = node.boolean_test();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kBoolTest, t.location());
+      switch (t.booltesttype()) {
+        case pg_query::IS_TRUE:
+          e->name = "true";
+          break;
+        case pg_query::IS_NOT_TRUE:
+          e->name = "true";
+          e->negated = true;
+          break;
+        case pg_query::IS_FALSE:
+          e->name = "false";
+          break;
+        case pg_query::IS_NOT_FALSE:
+          e->name = "false";
+          e->negated = true;
+          break;
+        case pg_query::IS_UNKNOWN:
+          e->name = "unknown";
+          break;
+        default:
+          e->name = "unknown";
+          e->negated = true;
+          break;
+      }
+      QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(t.arg()));
+      e->children.push_back(std::move(x));
+      return e;
+    }
+    case pg_query::Node::kSubLink:
+      return TransformSubLink(node.sub_link());
+    case pg_query::Node::kCoalesceExpr: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kCoalesce, node.coalesce_expr().location());
+      for (const auto& a : node.coalesce_expr().args()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(a));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::Node::kMinMaxExpr: {
+      const auto& m = node.min_max_expr();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kGreatest, m.location());
+      e->name = m.op() == pg_query::IS_GREATEST ? "greatest" : "least";
+      for (const auto& a : m.args()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(a));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::Node::kSqlvalueFunction: {
+      const auto& v = node.sqlvalue_function();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kValueFunction, v.location());
+      switch (v.op()) {
+        case pg_query::SVFOP_CURRENT_DATE:
+          e->name = "current_date";
+          break;
+        case pg_query::SVFOP_CURRENT_TIMESTAMP:
+        case pg_query::SVFOP_CURRENT_TIMESTAMP_N:
+        case pg_query::SVFOP_LOCALTIMESTAMP:
+        case pg_query::SVFOP_LOCALTIMESTAMP_N:
+          e->name = "current_timestamp";
+          break;
+        case pg_query::SVFOP_CURRENT_USER:
+        case pg_query::SVFOP_USER:
+        case pg_query::SVFOP_SESSION_USER:
+        case pg_query::SVFOP_CURRENT_ROLE:
+          e->name = "current_user";
+          break;
+        case pg_query::SVFOP_CURRENT_CATALOG:
+          e->name = "current_catalog";
+          break;
+        case pg_query::SVFOP_CURRENT_SCHEMA:
+          e->name = "current_schema";
+          break;
+        default:
+          return UnsupportedAt(v.location(), "CURRENT_TIME / LOCALTIME");
+      }
+      return e;
+    }
+    case pg_query::Node::kRowExpr: {
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kRow, node.row_expr().location());
+      for (const auto& a : node.row_expr().args()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(a));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
+    case pg_query::Node::kCollateClause: {
+      // Only the byte-order ("C") collation exists; COLLATE is accepted and ignored.
+      return TransformExpr(node.collate_clause().arg());
+    }
+    case pg_query::Node::kAIndirection:
+      return UnsupportedAt(-1, "array subscripts and field selection");
+    case pg_query::Node::kAArrayExpr:
+      return UnsupportedAt(node.a_array_expr().location(), "ARRAY constructors");
+    case pg_query::Node::kGroupingFunc:
+      return UnsupportedAt(node.grouping_func().location(), "GROUPING()");
+    default:
+      return UnsupportedAt(-1, "this kind of expression");
+  }
+}
+
+}  // namespace quiver::sql::internal

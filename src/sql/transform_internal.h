@@ -1,0 +1,59 @@
+// PRIVATE to src/sql: turns libpg_query's protobuf parse tree into ast.h
+// nodes. One Transformer per Parse() call.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "pg_query.pb.h"
+#include "sql/ast.h"
+
+namespace quiver::sql::internal {
+
+class Transformer {
+ public:
+  explicit Transformer(const std::string& text) : text_(text) {}
+
+  Result<std::unique_ptr<Statement>> TransformStatement(const pg_query::Node& node, int location,
+                                                        int length);
+
+  // Expressions (transform_expr.cc).
+  Result<ExprPtr> TransformExpr(const pg_query::Node& node);
+  Result<ExprPtr> TransformConstant(const pg_query::A_Const& c);
+  Result<TypeName> TransformTypeName(const pg_query::TypeName& t);
+
+  // SELECT and FROM (transform_select.cc).
+  Result<std::shared_ptr<SelectNode>> TransformSelect(const pg_query::SelectStmt& s);
+  Result<std::unique_ptr<TableRef>> TransformTableRef(const pg_query::Node& node);
+
+  const std::string& text() const { return text_; }
+
+ private:
+  Result<ExprPtr> TransformAExpr(const pg_query::A_Expr& e);
+  Result<ExprPtr> TransformFuncCall(const pg_query::FuncCall& f);
+  Result<ExprPtr> TransformSubLink(const pg_query::SubLink& s);
+  Result<ExprPtr> TransformTypeCast(const pg_query::TypeCast& c);
+
+  Result<std::unique_ptr<Statement>> TransformInsert(const pg_query::InsertStmt& s);
+  Result<std::unique_ptr<Statement>> TransformCreate(const pg_query::CreateStmt& s);
+  Result<std::unique_ptr<Statement>> TransformCreateAs(const pg_query::CreateTableAsStmt& s);
+  Result<std::unique_ptr<Statement>> TransformView(const pg_query::ViewStmt& s, int location,
+                                                   int length);
+  Result<std::unique_ptr<Statement>> TransformDrop(const pg_query::DropStmt& s);
+  Result<std::unique_ptr<Statement>> TransformExplain(const pg_query::ExplainStmt& s, int location,
+                                                      int length);
+  Result<std::unique_ptr<Statement>> TransformCopy(const pg_query::CopyStmt& s);
+  Result<std::unique_ptr<Statement>> TransformUpdate(const pg_query::UpdateStmt& s);
+  Result<std::unique_ptr<Statement>> TransformDelete(const pg_query::DeleteStmt& s);
+
+  const std::string& text_;
+};
+
+// "unsupported: <what>" at `location`.
+Status UnsupportedAt(int location, const std::string& what);
+
+// The string of a String node (names, column lists).
+std::string StringOf(const pg_query::Node& node);
+
+}  // namespace quiver::sql::internal

@@ -1,0 +1,200 @@
+// SELECT statements, FROM items, VALUES and WITH -> SelectNode / TableRef.
+#include <algorithm>
+
+#include "sql/transform_internal.h"
+
+namespace quiver::sql::internal {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+Alias TransformAlias(const pg_query::Alias& a) {
+  Alias out;
+  out.name = a.aliasname();
+  for (const auto& c : a.colnames()) out.columns.push_back(StringOf(c));
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query::Node& node) {
+  auto ref = std::make_unique<TableRef>();
+  switch (node.node_case()) {
+    case pg_query::Node::kRangeVar: {
+      const auto& r = node.range_var();
+      ref->kind = TableRef::kTable;
+      ref->location = r.location();
+      ref->schema = r.schemaname();
+      if (!r.catalogname().empty()) {
+        return UnsupportedAt(r.location(), "cross-database references");
+      }
+      ref->name = r.relname();
+      if (r.has_alias()) ref->alias = TransformAlias(r.alias());
+      return ref;
+    }
+    case pg_query::Node::kRangeFunction: {
+      const auto& f = node.range_function();
+      if (f.functions_size() != 1 || f.is_rowsfrom()) {
+        return UnsupportedAt(-1, "ROWS FROM with several functions");
+      }
+      if (f.ordinality()) return UnsupportedAt(-1, "WITH ORDINALITY");
+      const pg_query::Node& item = f.functions(0);
+      const pg_query::Node& call = item.has_list() && item.list().items_size() > 0
+                                       ? item.list().items(0)
+                                       : item;
+      ref->kind = TableRef::kFunction;
+      QUIVER_ASSIGN_OR_RAISE(ref->function, TransformExpr(call));
+      ref->location = ref->function->location;
+      if (f.has_alias()) ref->alias = TransformAlias(f.alias());
+      ref->lateral = f.lateral();
+      return ref;
+    }
+    case pg_query::Node::kRangeSubselect: {
+      const auto& s = node.range_subselect();
+      ref->kind = TableRef::kSubquery;
+      ref->lateral = s.lateral();
+      if (!s.subquery().has_select_stmt()) return UnsupportedAt(-1, "this kind of subquery in FROM");
+      QUIVER_ASSIGN_OR_RAISE(ref->subquery, TransformSelect(s.subquery().select_stmt()));
+      if (s.has_alias()) ref->alias = TransformAlias(s.alias());
+      if (ref->lateral) return UnsupportedAt(-1, "LATERAL subqueries");
+      return ref;
+    }
+    case pg_query::Node::kJoinExpr: {
+      const auto& j = node.join_expr();
+      ref->kind = TableRef::kJoin;
+      switch (j.jointype()) {
+        case pg_query::JOIN_INNER:
+          ref->join_kind = (j.has_quals() || j.using_clause_size() || j.is_natural())
+                               ? JoinKind::kInner
+                               : JoinKind::kCross;
+          break;
+        case pg_query::JOIN_LEFT:
+          ref->join_kind = JoinKind::kLeft;
+          break;
+        case pg_query::JOIN_RIGHT:
+          ref->join_kind = JoinKind::kRight;
+          break;
+        case pg_query::JOIN_FULL:
+          ref->join_kind = JoinKind::kFull;
+          break;
+        default:
+          return UnsupportedAt(-1, "this join type");
+      }
+      QUIVER_ASSIGN_OR_RAISE(ref->left, TransformTableRef(j.larg()));
+      QUIVER_ASSIGN_OR_RAISE(ref->right, TransformTableRef(j.rarg()));
+      if (j.has_quals()) {
+        QUIVER_ASSIGN_OR_RAISE(ref->condition, TransformExpr(j.quals()));
+      }
+      for (const auto& u : j.using_clause()) ref->using_columns.push_back(StringOf(u));
+      ref->natural = j.is_natural();
+      if (j.has_alias()) ref->alias = TransformAlias(j.alias());
+      ref->location = ref->left->location;
+      return ref;
+    }
+    default:
+      return UnsupportedAt(-1, "this kind of FROM item");
+  }
+}
+
+Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query::SelectStmt& s) {
+  auto node = std::make_shared<SelectNode>();
+  if (s.has_into_clause()) return UnsupportedAt(-1, "SELECT INTO (use CREATE TABLE AS)");
+  if (s.locking_clause_size() > 0) return UnsupportedAt(-1, "FOR UPDATE/SHARE");
+  if (s.window_clause_size() > 0) return UnsupportedAt(-1, "window functions");
+  if (s.limit_option() == pg_query::LIMIT_OPTION_WITH_TIES) {
+    return UnsupportedAt(-1, "FETCH ... WITH TIES");
+  }
+  if (s.has_with_clause()) {
+    const auto& w = s.with_clause();
+    node->recursive_with = w.recursive();
+    if (w.recursive()) return UnsupportedAt(w.location(), "WITH RECURSIVE");
+    for (const auto& c : w.ctes()) {
+      const auto& cte = c.common_table_expr();
+      CommonTableExpr out;
+      out.name = cte.ctename();
+      out.location = cte.location();
+      for (const auto& col : cte.aliascolnames()) out.columns.push_back(StringOf(col));
+      if (!cte.ctequery().has_select_stmt()) {
+        return UnsupportedAt(cte.location(), "data-modifying statements in WITH");
+      }
+      QUIVER_ASSIGN_OR_RAISE(out.query, TransformSelect(cte.ctequery().select_stmt()));
+      node->ctes.push_back(std::move(out));
+    }
+  }
+  if (s.op() != pg_query::SETOP_NONE && s.op() != pg_query::SET_OPERATION_UNDEFINED) {
+    node->set_op = s.op() == pg_query::SETOP_UNION       ? SetOpKind::kUnion
+                   : s.op() == pg_query::SETOP_INTERSECT ? SetOpKind::kIntersect
+                                                         : SetOpKind::kExcept;
+    node->set_all = s.all();
+    QUIVER_ASSIGN_OR_RAISE(node->left, TransformSelect(s.larg()));
+    QUIVER_ASSIGN_OR_RAISE(node->right, TransformSelect(s.rarg()));
+  } else if (s.values_lists_size() > 0) {
+    for (const auto& row : s.values_lists()) {
+      std::vector<ExprPtr> values;
+      for (const auto& v : row.list().items()) {
+        QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(v));
+        values.push_back(std::move(e));
+      }
+      node->values.push_back(std::move(values));
+    }
+  } else {
+    if (s.distinct_clause_size() > 0) {
+      node->distinct = true;
+      for (const auto& d : s.distinct_clause()) {
+        if (d.node_case() == pg_query::Node::NODE_NOT_SET) continue;  // plain DISTINCT
+        QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(d));
+        node->distinct_on.push_back(std::move(e));
+      }
+    }
+    for (const auto& t : s.target_list()) {
+      const auto& r = t.res_target();
+      if (r.indirection_size() > 0) return UnsupportedAt(r.location(), "target indirection");
+      QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(r.val()));
+      node->targets.push_back(std::move(e));
+      node->target_aliases.push_back(r.name());
+    }
+    for (const auto& f : s.from_clause()) {
+      QUIVER_ASSIGN_OR_RAISE(auto ref, TransformTableRef(f));
+      node->from.push_back(std::move(ref));
+    }
+    if (s.has_where_clause()) {
+      QUIVER_ASSIGN_OR_RAISE(node->where, TransformExpr(s.where_clause()));
+    }
+    for (const auto& g : s.group_clause()) {
+      if (g.has_grouping_set()) return UnsupportedAt(-1, "GROUPING SETS / ROLLUP / CUBE");
+      QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(g));
+      node->group_by.push_back(std::move(e));
+    }
+    if (s.group_distinct()) return UnsupportedAt(-1, "GROUP BY DISTINCT");
+    if (s.has_having_clause()) {
+      QUIVER_ASSIGN_OR_RAISE(node->having, TransformExpr(s.having_clause()));
+    }
+  }
+  for (const auto& o : s.sort_clause()) {
+    const auto& sb = o.sort_by();
+    if (sb.sortby_dir() == pg_query::SORTBY_USING) {
+      return UnsupportedAt(sb.location(), "ORDER BY ... USING");
+    }
+    OrderItem item;
+    QUIVER_ASSIGN_OR_RAISE(item.expr, TransformExpr(sb.node()));
+    item.descending = sb.sortby_dir() == pg_query::SORTBY_DESC;
+    item.nulls = sb.sortby_nulls() == pg_query::SORTBY_NULLS_FIRST  ? NullsOrder::kFirst
+                 : sb.sortby_nulls() == pg_query::SORTBY_NULLS_LAST ? NullsOrder::kLast
+                                                                    : NullsOrder::kDefault;
+    node->order_by.push_back(std::move(item));
+  }
+  if (s.has_limit_count()) {
+    // LIMIT ALL is a NULL constant.
+    QUIVER_ASSIGN_OR_RAISE(node->limit, TransformExpr(s.limit_count()));
+  }
+  if (s.has_limit_offset()) {
+    QUIVER_ASSIGN_OR_RAISE(node->offset, TransformExpr(s.limit_offset()));
+  }
+  (void)Lower;
+  return node;
+}
+
+}  // namespace quiver::sql::internal

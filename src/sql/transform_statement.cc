@@ -1,0 +1,321 @@
+// Statements other than SELECT: INSERT, CREATE TABLE [AS], CREATE VIEW,
+// DROP, EXPLAIN, COPY, SET, transactions, UPDATE, DELETE.
+#include <algorithm>
+
+#include "sql/transform_internal.h"
+
+namespace quiver::sql::internal {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string QualifiedName(const pg_query::RangeVar& r) {
+  // Schemas are not modelled: "public.t" and "t" are the same table.
+  return r.relname();
+}
+
+// The text of a DefElem's argument (COPY/EXPLAIN options).
+std::string DefElemText(const pg_query::Node& arg) {
+  if (arg.has_string()) return arg.string().sval();
+  if (arg.has_integer()) return std::to_string(arg.integer().ival());
+  if (arg.has_float_()) return arg.float_().fval();
+  if (arg.has_boolean()) return arg.boolean().boolval() ? "true" : "false";
+  if (arg.has_a_const()) {
+    const auto& c = arg.a_const();
+    if (c.has_sval()) return c.sval().sval();
+    if (c.has_ival()) return std::to_string(c.ival().ival());
+    if (c.has_fval()) return c.fval().fval();
+    if (c.has_boolval()) return c.boolval().boolval() ? "true" : "false";
+  }
+  if (arg.has_type_name() && arg.type_name().names_size() > 0) {
+    return StringOf(arg.type_name().names(arg.type_name().names_size() - 1));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_query::Node& node,
+                                                                   int location, int length) {
+  std::unique_ptr<Statement> out;
+  switch (node.node_case()) {
+    case pg_query::Node::kSelectStmt: {
+      auto s = std::make_unique<SelectStatement>();
+      QUIVER_ASSIGN_OR_RAISE(s->select, TransformSelect(node.select_stmt()));
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kInsertStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformInsert(node.insert_stmt()));
+      break;
+    }
+    case pg_query::Node::kCreateStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformCreate(node.create_stmt()));
+      break;
+    }
+    case pg_query::Node::kCreateTableAsStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformCreateAs(node.create_table_as_stmt()));
+      break;
+    }
+    case pg_query::Node::kViewStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformView(node.view_stmt(), location, length));
+      break;
+    }
+    case pg_query::Node::kDropStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformDrop(node.drop_stmt()));
+      break;
+    }
+    case pg_query::Node::kExplainStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformExplain(node.explain_stmt(), location, length));
+      break;
+    }
+    case pg_query::Node::kCopyStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformCopy(node.copy_stmt()));
+      break;
+    }
+    case pg_query::Node::kUpdateStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformUpdate(node.update_stmt()));
+      break;
+    }
+    case pg_query::Node::kDeleteStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformDelete(node.delete_stmt()));
+      break;
+    }
+    case pg_query::Node::kVariableSetStmt: {
+      auto s = std::make_unique<SetStatement>();
+      s->name = Lower(node.variable_set_stmt().name());
+      for (const auto& a : node.variable_set_stmt().args()) {
+        if (!s->value.empty()) s->value += ", ";
+        s->value += DefElemText(a);
+      }
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kTransactionStmt: {
+      auto s = std::make_unique<TransactionStatement>();
+      switch (node.transaction_stmt().kind()) {
+        case pg_query::TRANS_STMT_BEGIN:
+        case pg_query::TRANS_STMT_START:
+          s->what = "begin";
+          break;
+        case pg_query::TRANS_STMT_COMMIT:
+          s->what = "commit";
+          break;
+        case pg_query::TRANS_STMT_ROLLBACK:
+          s->what = "rollback";
+          break;
+        default:
+          return UnsupportedAt(location, "savepoints and two-phase commit");
+      }
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kIndexStmt: {
+      const auto& i = node.index_stmt();
+      auto s = std::make_unique<CreateIndexStatement>();
+      s->name = i.idxname();
+      s->table = i.relation().relname();
+      s->table_location = i.relation().location();
+      s->if_not_exists = i.if_not_exists();
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kCreateTrigStmt:
+      return UnsupportedAt(location, "triggers");
+    default:
+      return UnsupportedAt(location, "this kind of statement");
+  }
+  out->location = location;
+  out->length = length;
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::InsertStmt& s) {
+  auto out = std::make_unique<InsertStatement>();
+  out->table = QualifiedName(s.relation());
+  out->table_location = s.relation().location();
+  if (s.has_on_conflict_clause()) return UnsupportedAt(-1, "ON CONFLICT");
+  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before INSERT");
+  for (const auto& c : s.cols()) out->columns.push_back(c.res_target().name());
+  if (s.has_select_stmt()) {
+    QUIVER_ASSIGN_OR_RAISE(out->source, TransformSelect(s.select_stmt().select_stmt()));
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::CreateStmt& s) {
+  auto out = std::make_unique<CreateTableStatement>();
+  out->name = QualifiedName(s.relation());
+  out->name_location = s.relation().location();
+  out->if_not_exists = s.if_not_exists();
+  if (s.inh_relations_size() > 0) return UnsupportedAt(out->name_location, "INHERITS");
+  if (s.has_partspec()) return UnsupportedAt(out->name_location, "partitioned tables");
+  for (const auto& e : s.table_elts()) {
+    if (e.has_column_def()) {
+      const auto& c = e.column_def();
+      ColumnDefinition col;
+      col.name = c.colname();
+      col.location = c.location();
+      QUIVER_ASSIGN_OR_RAISE(col.type, TransformTypeName(c.type_name()));
+      col.not_null = c.is_not_null();
+      for (const auto& k : c.constraints()) {
+        const auto& con = k.constraint();
+        if (con.contype() == pg_query::CONSTR_NOTNULL) col.not_null = true;
+        if (con.contype() == pg_query::CONSTR_PRIMARY) {
+          col.not_null = true;
+          col.primary_key = true;
+        }
+      }
+      out->columns.push_back(std::move(col));
+    } else if (e.has_constraint()) {
+      // Table constraints (PRIMARY KEY (a, b), UNIQUE...) are accepted and
+      // not enforced, except that key columns become NOT NULL.
+      const auto& con = e.constraint();
+      if (con.contype() == pg_query::CONSTR_PRIMARY) {
+        for (const auto& k : con.keys()) {
+          const std::string key = StringOf(k);
+          for (auto& col : out->columns) {
+            if (col.name == key) col.not_null = true;
+          }
+        }
+      }
+    } else {
+      return UnsupportedAt(out->name_location, "this table element");
+    }
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformCreateAs(
+    const pg_query::CreateTableAsStmt& s) {
+  if (s.objtype() != pg_query::OBJECT_TABLE) return UnsupportedAt(-1, "materialized views");
+  auto out = std::make_unique<CreateTableStatement>();
+  out->name = QualifiedName(s.into().rel());
+  out->name_location = s.into().rel().location();
+  out->if_not_exists = s.if_not_exists();
+  for (const auto& c : s.into().col_names()) out->as_columns.push_back(StringOf(c));
+  if (!s.query().has_select_stmt()) return UnsupportedAt(-1, "CREATE TABLE AS with this query");
+  QUIVER_ASSIGN_OR_RAISE(out->as_select, TransformSelect(s.query().select_stmt()));
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformView(const pg_query::ViewStmt& s,
+                                                              int location, int length) {
+  auto out = std::make_unique<CreateViewStatement>();
+  out->name = QualifiedName(s.view());
+  out->name_location = s.view().location();
+  out->or_replace = s.replace();
+  for (const auto& a : s.aliases()) out->columns.push_back(StringOf(a));
+  if (!s.query().has_select_stmt()) return UnsupportedAt(location, "this view query");
+  QUIVER_ASSIGN_OR_RAISE(out->query, TransformSelect(s.query().select_stmt()));
+  out->text = text_.substr(static_cast<size_t>(location),
+                           length > 0 ? static_cast<size_t>(length) : std::string::npos);
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformDrop(const pg_query::DropStmt& s) {
+  auto out = std::make_unique<DropStatement>();
+  out->if_exists = s.missing_ok();
+  switch (s.remove_type()) {
+    case pg_query::OBJECT_TABLE:
+      out->object = DropStatement::kTable;
+      break;
+    case pg_query::OBJECT_VIEW:
+      out->object = DropStatement::kView;
+      break;
+    case pg_query::OBJECT_INDEX:
+      out->object = DropStatement::kIndex;
+      break;
+    default:
+      out->object = DropStatement::kOther;
+      break;
+  }
+  for (const auto& o : s.objects()) {
+    // Each object is a List of name parts; the last one is the name.
+    if (o.has_list() && o.list().items_size() > 0) {
+      out->names.push_back(StringOf(o.list().items(o.list().items_size() - 1)));
+    } else {
+      out->names.push_back(StringOf(o));
+    }
+    out->locations.push_back(-1);
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformExplain(const pg_query::ExplainStmt& s,
+                                                                 int location, int length) {
+  auto out = std::make_unique<ExplainStatement>();
+  for (const auto& o : s.options()) {
+    const auto& d = o.def_elem();
+    const std::string name = Lower(d.defname());
+    const std::string value = d.has_arg() ? Lower(DefElemText(d.arg())) : "true";
+    const bool on = value != "false" && value != "off" && value != "0";
+    if (name == "analyze") out->analyze = on;
+    if (name == "verbose") out->verbose = on;
+  }
+  QUIVER_ASSIGN_OR_RAISE(out->statement, TransformStatement(s.query(), location, length));
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformCopy(const pg_query::CopyStmt& s) {
+  auto out = std::make_unique<CopyStatement>();
+  if (s.is_program()) return UnsupportedAt(-1, "COPY ... PROGRAM");
+  out->is_from = s.is_from();
+  out->file = s.filename();
+  if (s.has_relation()) out->table = QualifiedName(s.relation());
+  for (const auto& a : s.attlist()) out->columns.push_back(StringOf(a));
+  if (s.has_query()) {
+    if (!s.query().has_select_stmt()) return UnsupportedAt(-1, "COPY with this query");
+    QUIVER_ASSIGN_OR_RAISE(out->query, TransformSelect(s.query().select_stmt()));
+  }
+  for (const auto& o : s.options()) {
+    const auto& d = o.def_elem();
+    CopyOption opt;
+    opt.name = Lower(d.defname());
+    if (d.has_arg()) {
+      if (d.arg().has_list()) {
+        for (const auto& item : d.arg().list().items()) opt.list.push_back(DefElemText(item));
+      } else {
+        opt.value = DefElemText(d.arg());
+      }
+    }
+    out->options.push_back(std::move(opt));
+  }
+  if (s.has_where_clause()) return UnsupportedAt(-1, "COPY ... WHERE");
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformUpdate(const pg_query::UpdateStmt& s) {
+  auto out = std::make_unique<UpdateStatement>();
+  out->table = QualifiedName(s.relation());
+  out->table_location = s.relation().location();
+  if (s.from_clause_size() > 0) return UnsupportedAt(-1, "UPDATE ... FROM");
+  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  for (const auto& t : s.target_list()) {
+    const auto& r = t.res_target();
+    QUIVER_ASSIGN_OR_RAISE(auto v, TransformExpr(r.val()));
+    out->assignments.emplace_back(r.name(), std::move(v));
+  }
+  if (s.has_where_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(out->where, TransformExpr(s.where_clause()));
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformDelete(const pg_query::DeleteStmt& s) {
+  auto out = std::make_unique<DeleteStatement>();
+  out->table = QualifiedName(s.relation());
+  out->table_location = s.relation().location();
+  if (s.using_clause_size() > 0) return UnsupportedAt(-1, "DELETE ... USING");
+  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  if (s.has_where_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(out->where, TransformExpr(s.where_clause()));
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+}  // namespace quiver::sql::internal

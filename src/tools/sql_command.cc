@@ -1,0 +1,229 @@
+// quiver sql: runs SQL statements against an in-process database.
+//
+//   quiver sql "SELECT count(*) FROM 'data.arrow'"       (statements as an argument)
+//   quiver sql -f queries.sql                            (or from a file)
+//   echo "SELECT 1" | quiver sql                         (or from standard input)
+//
+// Statements run in order in one catalog. Each result is printed in the
+// chosen --format (table, csv, json); commands print their tag (CREATE
+// TABLE, INSERT 0 3). --format arrow writes the last result as an Arrow IPC
+// stream to standard output, for pipes into pyarrow.
+//
+// Errors print PostgreSQL-style, with the statement line and a caret under
+// the error position, and exit with status 1.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "columnar/pretty_print.h"
+#include "common/io.h"
+#include "engine/database.h"
+#include "formats/csv/writer.h"
+#include "formats/ipc/writer.h"
+#include "sql/parser.h"
+#include "tools/commands.h"
+
+namespace quiver::cli {
+namespace {
+
+struct SqlArgs {
+  std::string statements;
+  std::string file;
+  std::string format = "table";
+  std::string memory_limit;
+  int threads = 0;
+  int64_t max_rows = 100;
+  bool timing = false;
+  bool no_optimizer = false;
+  bool no_runtime_filters = false;
+};
+
+Status Write(const std::string& s) {
+  if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size()) {
+    return Status::IOError("cannot write to standard output");
+  }
+  return Status::OK();
+}
+
+// A JSON string literal.
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonValue(const Value& v) {
+  if (v.is_null()) return "null";
+  switch (v.type()->id) {
+    case TypeId::kBool:
+      return v.boolean() ? "true" : "false";
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kDecimal128:
+      return v.ToString();
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      const double d = v.floating();
+      if (d != d || d == 1.0 / 0.0 || d == -1.0 / 0.0) return JsonString(v.ToString());
+      return v.ToString();
+    }
+    default:
+      return JsonString(v.ToString());
+  }
+}
+
+Status PrintResult(const QueryResult& r, const SqlArgs& args) {
+  if (!r.has_rows) return Write(r.command_tag + "\n");
+  if (args.format == "csv") {
+    std::fflush(stdout);  // the CSV writer writes to the descriptor directly
+    FileOutputStream* out_raw = nullptr;
+    QUIVER_ASSIGN_OR_RAISE(auto out, FileOutputStream::Open("-"));
+    out_raw = out.get();
+    csv::WriteOptions o;
+    QUIVER_ASSIGN_OR_RAISE(auto writer, csv::CsvWriter::Make(out_raw, r.schema, o));
+    for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->WriteRecordBatch(*b));
+    QUIVER_RETURN_NOT_OK(writer->Close());
+    return Status::OK();
+  }
+  if (args.format == "json") {
+    std::string out;
+    for (const auto& b : r.batches) {
+      for (int64_t i = 0; i < b->num_rows(); ++i) {
+        out += "{";
+        for (int c = 0; c < b->num_columns(); ++c) {
+          if (c) out += ", ";
+          out += JsonString(r.schema->field(c)->name) + ": " + JsonValue(ValueFromArray(*b->column(c), i));
+        }
+        out += "}\n";
+      }
+      QUIVER_RETURN_NOT_OK(Write(out));
+      out.clear();
+    }
+    return Status::OK();
+  }
+  TableFormatOptions o;
+  o.max_rows = args.max_rows;
+  std::string text = FormatTable(r.schema, r.batches, o);
+  if (!text.empty() && text.back() != '\n') text += "\n";
+  return Write(text);
+}
+
+Result<std::string> ReadStatements(const SqlArgs& args) {
+  if (!args.statements.empty() && !args.file.empty()) {
+    return Status::Invalid("give the statements either as an argument or with -f, not both");
+  }
+  if (!args.statements.empty()) return args.statements;
+  std::string path = args.file;
+  if (path.empty()) {
+    if (::isatty(STDIN_FILENO)) {
+      return Status::Invalid("no statements: pass them as an argument, with -f FILE, or on standard input");
+    }
+    path = "-";
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto data, ReadFileFully(path));
+  return std::string(data->view());
+}
+
+Status RunSql(const SqlArgs& args) {
+  QUIVER_ASSIGN_OR_RAISE(std::string text, ReadStatements(args));
+  DatabaseOptions options;
+  if (!args.memory_limit.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(options.memory_limit, ParseMemorySize(args.memory_limit));
+  }
+  options.threads = args.threads;
+  options.optimize = !args.no_optimizer;
+  options.runtime_filters = !args.no_runtime_filters;
+  Database db(options);
+  const auto start = std::chrono::steady_clock::now();
+  auto results = db.ExecuteScript(text);
+  if (!results.ok()) {
+    // The caret view, then exit 1 without main's generic prefix.
+    std::string msg = sql::FormatErrorWithCaret(results.status(), text);
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    std::fflush(stderr);
+    return Status(StatusCode::kCancelled, "");
+  }
+  if (args.format == "arrow") {
+    const QueryResult* last = nullptr;
+    for (const auto& r : *results) {
+      if (r.has_rows) last = &r;
+    }
+    if (last == nullptr) return Status::Invalid("--format arrow: no statement returned rows");
+    std::fflush(stdout);
+    QUIVER_ASSIGN_OR_RAISE(auto out, FileOutputStream::Open("-"));
+    QUIVER_ASSIGN_OR_RAISE(auto writer, ipc::IpcWriter::MakeStreamWriter(out.get(), last->schema));
+    for (const auto& b : last->batches) QUIVER_RETURN_NOT_OK(writer->WriteRecordBatch(*b));
+    QUIVER_RETURN_NOT_OK(writer->Close());
+    return out->Close();
+  }
+  for (const auto& r : *results) QUIVER_RETURN_NOT_OK(PrintResult(r, args));
+  std::fflush(stdout);
+  if (args.timing) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "Time: %.3f s\n", s);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+CommandAction AddSqlCommand(CLI::App* app) {
+  auto args = std::make_shared<SqlArgs>();
+  CLI::App* cmd = app->add_subcommand("sql", "Run SQL statements over files and in-memory tables");
+  cmd->footer(
+      "Files are tables: name them with a quoted identifier or a table function.\n"
+      "  quiver sql \"SELECT count(*) FROM \\\"data/events.arrow\\\"\"\n"
+      "  quiver sql \"SELECT * FROM read_csv('logs/*.csv', header => true) LIMIT 5\"\n"
+      "  quiver sql -f tpch/q01.sql --format csv\n"
+      "  quiver sql \"EXPLAIN ANALYZE SELECT ...\"\n"
+      "Table functions: read_arrow(path), read_csv(path, header, delim, quote, escape, null,\n"
+      "skip, columns, names), read_parquet(path), generate_series(start, stop[, step]).\n"
+      "Paths may be files, directories or globs (files read in sorted order).");
+  cmd->add_option("STATEMENTS", args->statements, "SQL statements separated by ';' (default: -f or stdin)");
+  cmd->add_option("-f,--file", args->file, "Read the statements from FILE");
+  cmd->add_option("--format", args->format, "Output: table (default), csv, json (one object per row), arrow "
+                                            "(last result as an Arrow IPC stream on stdout)")
+      ->check(CLI::IsMember({"table", "csv", "json", "arrow"}));
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Memory a query may use (e.g. 4GB, 512MB, 50%); default 80% of RAM. A query needing more "
+                  "fails with an out-of-memory error");
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-rows", args->max_rows, "Rows shown per result in table format (default 100)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--timing", args->timing, "Print the total run time to stderr");
+  cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
+  cmd->add_flag("--no-runtime-filters", args->no_runtime_filters,
+                "Do not pass hash join key ranges to the probe side's scans");
+  return [args] { return RunSql(*args); };
+}
+
+}  // namespace quiver::cli
