@@ -1,28 +1,28 @@
 #include "execution/group_table.h"
 
+#include <xxhash.h>
+
 #include <cstring>
 
 namespace quiver::exec {
 
 namespace {
-// --- key serialization -----------------------------------------------------------
 
-// Bytes one value of `v` (row i) takes when serialized.
+// width: byte width for fixed types, 0 for bool and null, -1 for strings.
+int WidthOf(const DataType& t) {
+  if (t.id == TypeId::kBool || t.id == TypeId::kNull) return 0;
+  if (t.id == TypeId::kString || t.id == TypeId::kBinary) return -1;
+  return t.byte_width_of_values();
+}
+
+// Bytes of one value (its presence byte included).
 inline size_t ValueBytes(const VectorRef& v, const kernels::ValidAccess& valid, int width, int64_t i) {
   if (!valid(i)) return 1;
   if (width > 0) return 1 + static_cast<size_t>(width);
-  if (width == 0) return 2;  // bool
+  if (width == 0) return 2;
   const int64_t s = v.index(i);
   const int32_t* o = v.array->GetValues<int32_t>(1);
   return 5 + static_cast<size_t>(o[s + 1] - o[s]);
-}
-
-// width: byte width for fixed types, 0 for bool, -1 for strings.
-int WidthOf(const DataType& t) {
-  if (t.id == TypeId::kBool) return 0;
-  if (t.id == TypeId::kString || t.id == TypeId::kBinary) return -1;
-  if (t.id == TypeId::kNull) return 0;
-  return t.byte_width_of_values();
 }
 
 inline uint8_t* WriteValue(const VectorRef& v, const kernels::ValidAccess& valid, int width, int64_t i, uint8_t* p) {
@@ -48,7 +48,45 @@ inline uint8_t* WriteValue(const VectorRef& v, const kernels::ValidAccess& valid
   return p + len;
 }
 
+// Column c of fixed-width keys: presence byte at `off`, value after it.
+template <typename T>
+void WriteFixedColumn(const VectorRef& v, int64_t n, uint8_t* base, int stride, int off) {
+  kernels::ValidAccess valid(v);
+  kernels::DispatchFixed<T>(v, [&](auto get) {
+    if (valid.always_valid()) {
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t* row = base + i * stride + off;
+        row[0] = 1;
+        const T x = get(i);
+        std::memcpy(row + 1, &x, sizeof(T));
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t* row = base + i * stride + off;
+        const bool ok = valid(i);
+        row[0] = ok;
+        // NULL keys must compare equal: zero their value bytes.
+        const T x = ok ? get(i) : T{};
+        std::memcpy(row + 1, &x, sizeof(T));
+      }
+    }
+  });
+}
+
 }  // namespace
+
+KeyLayout::KeyLayout(std::vector<TypeRef> key_types) : types(std::move(key_types)) {
+  int w = 0;
+  for (const auto& t : types) {
+    const int width = WidthOf(*t);
+    if (width < 0) {
+      fixed_width = -1;
+      return;
+    }
+    w += 1 + (width == 0 ? 1 : width);
+  }
+  fixed_width = w;
+}
 
 void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<uint8_t>* out,
                    std::vector<uint32_t>* offsets) {
@@ -67,17 +105,82 @@ void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<ui
     total += static_cast<uint32_t>(sz);
     (*offsets)[static_cast<size_t>(i + 1)] = total;
   }
-  out->resize(total);
+  out->resize(std::max<uint32_t>(total, 1));
   for (int64_t i = 0; i < n; ++i) {
     uint8_t* p = out->data() + (*offsets)[static_cast<size_t>(i)];
     for (size_t c = 0; c < cols.size(); ++c) p = WriteValue(cols[c], valid[c], widths[c], i, p);
   }
 }
 
-Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder) {
+void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, int64_t n, KeyRows* out) {
+  if (layout.fixed_width < 0) {
+    out->width = -1;
+    SerializeRows(cols, n, &out->data, &out->offsets);
+    return;
+  }
+  const int stride = layout.fixed_width;
+  out->width = stride;
+  out->data.resize(static_cast<size_t>(std::max<int64_t>(n * stride, 1)));
+  uint8_t* base = out->data.data();
+  int off = 0;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    const DataType& t = *layout.types[c];
+    const int width = WidthOf(t);
+    if (width == 0) {  // bool / null: presence byte + one value byte
+      kernels::ValidAccess valid(cols[c]);
+      const bool is_null_type = t.id == TypeId::kNull;
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t* row = base + i * stride + off;
+        const bool ok = !is_null_type && valid(i);
+        row[0] = ok;
+        row[1] = ok ? kernels::BoolAccess(cols[c])(i) : 0;
+      }
+      off += 2;
+      continue;
+    }
+    switch (width) {
+      case 1:
+        WriteFixedColumn<uint8_t>(cols[c], n, base, stride, off);
+        break;
+      case 2:
+        WriteFixedColumn<uint16_t>(cols[c], n, base, stride, off);
+        break;
+      case 4:
+        WriteFixedColumn<uint32_t>(cols[c], n, base, stride, off);
+        break;
+      case 8:
+        WriteFixedColumn<uint64_t>(cols[c], n, base, stride, off);
+        break;
+      case 16:
+        WriteFixedColumn<unsigned __int128>(cols[c], n, base, stride, off);
+        break;
+      default: {
+        kernels::ValidAccess valid(cols[c]);
+        for (int64_t i = 0; i < n; ++i) {
+          uint8_t* row = base + i * stride + off;
+          const bool ok = valid(i);
+          row[0] = ok;
+          if (ok) {
+            std::memcpy(row + 1, cols[c].array->GetRaw<uint8_t>(1) + (cols[c].array->offset + cols[c].index(i)) * width,
+                        static_cast<size_t>(width));
+          } else {
+            std::memset(row + 1, 0, static_cast<size_t>(width));
+          }
+        }
+      }
+    }
+    off += 1 + width;
+  }
+}
+
+Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder, bool fixed_layout) {
   const uint8_t present = *(*p)++;
-  if (!present) return builder->AppendNull();
   const int width = WidthOf(type);
+  if (!present) {
+    // Fixed layouts keep (zeroed) value bytes for NULLs; skip them.
+    if (fixed_layout) *p += width == 0 ? 1 : width;
+    return builder->AppendNull();
+  }
   if (width == -1) {
     uint32_t len;
     std::memcpy(&len, *p, 4);
@@ -91,27 +194,38 @@ Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder)
     if (type.id == TypeId::kNull) return builder->AppendNull();
     return static_cast<BooleanBuilder*>(builder)->Append(b);
   }
-  // Fixed width: append through a one-value view.
   ArrayRef one = ArrayData::Make(builder->type(), 1, {nullptr, std::make_shared<Buffer>(*p, width)}, 0);
   *p += width;
   return builder->AppendArraySlice(*one, 0, 1);
 }
 
-GroupTable::GroupTable(const std::vector<AggregateSpec>* aggs, const std::vector<int>* offsets, int row_size)
-    : aggs_(aggs), offsets_(offsets), row_size_(row_size) {
+uint64_t HashKey(const uint8_t* key, uint32_t len) {
+  return len == 0 ? 0x9e3779b97f4a7c15ULL : XXH3_64bits(key, len);
+}
+
+GroupTable::GroupTable(const std::vector<AggregateSpec>* aggs, const std::vector<int>* offsets, int row_size,
+                       int key_width)
+    : aggs_(aggs), offsets_(offsets), row_size_(row_size), key_width_(key_width) {
   slots_.assign(1024, 0);
   mask_ = 1023;
 }
 
 GroupTable::~GroupTable() { DestroyStates(); }
 
+void GroupTable::Reserve(int64_t groups) {
+  while (static_cast<uint64_t>(groups) * 2 > mask_) Grow();
+  hashes_.reserve(static_cast<size_t>(groups));
+  states_.reserve(static_cast<size_t>(groups * row_size_));
+}
+
 int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
+  const uint64_t tag = h & 0xffffffff00000000ULL;
   uint64_t pos = h & mask_;
   for (;;) {
-    const uint32_t slot = slots_[pos];
+    const uint64_t slot = slots_[pos];
     if (slot == 0) break;
-    const int64_t g = slot - 1;
-    if (hashes_[static_cast<size_t>(g)] == h) {
+    if ((slot & 0xffffffff00000000ULL) == tag) {
+      const int64_t g = static_cast<int64_t>(slot & 0xffffffffULL) - 1;
       uint32_t glen;
       const uint8_t* gkey = this->key(g, &glen);
       if (glen == len && (len == 0 || std::memcmp(gkey, key, len) == 0)) return g;
@@ -119,11 +233,11 @@ int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
     pos = (pos + 1) & mask_;
   }
   const int64_t g = size();
-  slots_[pos] = static_cast<uint32_t>(g + 1);
+  slots_[pos] = tag | static_cast<uint64_t>(g + 1);
   hashes_.push_back(h);
-  if (key_offsets_.empty()) key_offsets_.push_back(0);
+  if (key_width_ < 0 && key_offsets_.empty()) key_offsets_.push_back(0);
   if (len) keys_.insert(keys_.end(), key, key + len);
-  key_offsets_.push_back(static_cast<uint32_t>(keys_.size()));
+  if (key_width_ < 0) key_offsets_.push_back(static_cast<uint32_t>(keys_.size()));
   states_.resize(static_cast<size_t>((g + 1) * row_size_), 0);
   uint8_t* st = state(g);
   if (aggs_) {
@@ -134,12 +248,13 @@ int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
 }
 
 int64_t GroupTable::MemoryBytes() const {
-  return static_cast<int64_t>(slots_.capacity() * 4 + hashes_.capacity() * 8 + keys_.capacity() +
+  return static_cast<int64_t>(slots_.capacity() * 8 + hashes_.capacity() * 8 + keys_.capacity() +
                               key_offsets_.capacity() * 4 + states_.capacity());
 }
 
 void GroupTable::DestroyStates() {
-  if (states_.empty()) return;  // already destroyed (Finalize, then the destructor)
+  if (destroyed_) return;  // Finalize, then the destructor
+  destroyed_ = true;
   if (aggs_) {
     for (size_t a = 0; a < aggs_->size(); ++a) {
       const auto& destroy = (*aggs_)[a].function->destroy;
@@ -153,12 +268,13 @@ void GroupTable::DestroyStates() {
 
 void GroupTable::Grow() {
   const uint64_t cap = (mask_ + 1) * 2;
-  std::vector<uint32_t> fresh(cap, 0);
+  std::vector<uint64_t> fresh(cap, 0);
   const uint64_t m = cap - 1;
   for (int64_t g = 0; g < size(); ++g) {
-    uint64_t pos = hashes_[static_cast<size_t>(g)] & m;
+    const uint64_t h = hashes_[static_cast<size_t>(g)];
+    uint64_t pos = h & m;
     while (fresh[pos] != 0) pos = (pos + 1) & m;
-    fresh[pos] = static_cast<uint32_t>(g + 1);
+    fresh[pos] = (h & 0xffffffff00000000ULL) | static_cast<uint64_t>(g + 1);
   }
   slots_.swap(fresh);
   mask_ = m;

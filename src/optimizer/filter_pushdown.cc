@@ -34,6 +34,14 @@ namespace {
 bool HasVolatileOrSubquery(const Expression& e) { return e.IsVolatile() || e.HasSubquery(); }
 
 LogicalOpPtr WrapFilter(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+  // Repeated passes may derive the same conjunct twice.
+  std::vector<ExprPtr> unique;
+  for (auto& f : filters) {
+    bool dup = false;
+    for (const auto& u : unique) dup |= u->Equals(*f);
+    if (!dup) unique.push_back(std::move(f));
+  }
+  filters = std::move(unique);
   if (filters.empty()) return op;
   auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
   f->expressions = std::move(filters);
@@ -135,6 +143,77 @@ void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& fil
   }
 }
 
+// (A AND B) OR (A AND C)  =>  A AND (B OR C): conjuncts common to every
+// branch of an OR move out of it, so a join key hidden in each branch (TPC-H
+// Q19) becomes a join key.
+void FactorOr(ExprPtr e, std::vector<ExprPtr>* out) {
+  if (e->type != ExprType::kOr) {
+    out->push_back(std::move(e));
+    return;
+  }
+  std::vector<std::vector<ExprPtr>> branches;
+  for (auto& c : e->children) {
+    std::vector<ExprPtr> parts;
+    plan::SplitConjunction(std::move(c), &parts);
+    branches.push_back(std::move(parts));
+  }
+  std::vector<ExprPtr> common;
+  for (size_t i = 0; i < branches[0].size();) {
+    bool everywhere = true;
+    for (size_t b = 1; b < branches.size() && everywhere; ++b) {
+      bool found = false;
+      for (const auto& x : branches[b]) found |= x->Equals(*branches[0][i]);
+      everywhere = found;
+    }
+    if (!everywhere || branches[0][i]->IsVolatile()) {
+      ++i;
+      continue;
+    }
+    ExprPtr c = std::move(branches[0][i]);
+    branches[0].erase(branches[0].begin() + static_cast<long>(i));
+    for (size_t b = 1; b < branches.size(); ++b) {
+      for (size_t k = 0; k < branches[b].size(); ++k) {
+        if (branches[b][k]->Equals(*c)) {
+          branches[b].erase(branches[b].begin() + static_cast<long>(k));
+          break;
+        }
+      }
+    }
+    common.push_back(std::move(c));
+  }
+  for (auto& c : common) out->push_back(std::move(c));
+  // A branch left empty is TRUE: the whole OR is TRUE.
+  for (const auto& b : branches) {
+    if (b.empty()) return;
+  }
+  auto rest = std::make_unique<Expression>(ExprType::kOr, boolean());
+  for (auto& b : branches) rest->children.push_back(plan::MakeAnd(std::move(b)));
+  out->push_back(std::move(rest));
+}
+
+// For an OR over both sides of a join, the OR of each branch's conjuncts
+// over one side alone is implied and can filter that side early:
+// (p.a = 1 AND l.b = 2) OR (p.a = 3 AND l.b = 4)  implies  p.a = 1 OR p.a = 3.
+ExprPtr ImpliedFor(const Expression& e, const std::vector<ColumnBinding>& side) {
+  if (e.type != ExprType::kOr) return nullptr;
+  auto out = std::make_unique<Expression>(ExprType::kOr, boolean());
+  for (const auto& branch : e.children) {
+    std::vector<const Expression*> parts;
+    if (branch->type == ExprType::kAnd) {
+      for (const auto& c : branch->children) parts.push_back(c.get());
+    } else {
+      parts.push_back(branch.get());
+    }
+    std::vector<ExprPtr> keep;
+    for (const Expression* p : parts) {
+      if (ReferencesOnly(*p, side) && !p->IsVolatile() && !p->HasSubquery()) keep.push_back(p->Copy());
+    }
+    if (keep.empty()) return nullptr;  // this branch says nothing about the side
+    out->children.push_back(plan::MakeAnd(std::move(keep)));
+  }
+  return out;
+}
+
 class Pusher {
  public:
   explicit Pusher(plan::BindState* state) : state_(state) {}
@@ -215,8 +294,9 @@ class Pusher {
       }
       op->conditions.clear();
       for (auto& f : filters) {
-        std::vector<ExprPtr> parts;
-        plan::SplitConjunction(std::move(f), &parts);
+        std::vector<ExprPtr> split, parts;
+        plan::SplitConjunction(std::move(f), &split);
+        for (auto& x : split) FactorOr(std::move(x), &parts);
         for (auto& p : parts) {
           const bool in_left = ReferencesOnly(*p, lb);
           const bool in_right = ReferencesOnly(*p, rb);
@@ -227,6 +307,8 @@ class Pusher {
           } else if (in_right) {
             right.push_back(std::move(p));
           } else {
+            if (ExprPtr l = ImpliedFor(*p, lb)) left.push_back(std::move(l));
+            if (ExprPtr r = ImpliedFor(*p, rb)) right.push_back(std::move(r));
             AddJoinPredicate(op.get(), std::move(p), lb, rb, &stay);
           }
         }

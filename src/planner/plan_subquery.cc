@@ -651,7 +651,7 @@ class SubqueryPlanner {
     std::vector<const AggregateFunction*> fns;
     for (const auto& a : agg->expressions) fns.push_back(a->aggregate);
     const int agg_index = agg->aggregate_index;
-    VisitExpression(&value, [&](ExprPtr* e) {
+    std::function<void(ExprPtr*)> wrap_counts = [&](ExprPtr* e) {
       if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0 && (*e)->binding.table == agg_index) {
         const AggregateFunction* f = fns[static_cast<size_t>((*e)->binding.column)];
         if (f && (f->name == "count" || f->name == "count_star")) {
@@ -660,8 +660,11 @@ class SubqueryPlanner {
           c->children.push_back(MakeConstant(Value::Int64(0)));
           *e = std::move(c);
         }
+        return;  // not into the new COALESCE
       }
-    });
+      for (auto& c : (*e)->children) wrap_counts(&c);
+    };
+    wrap_counts(&value);
     // Only group columns are shared between the keys... the aggregate has
     // a fresh group_index when reused twice: keep indices unique.
     join->children.push_back(std::move(*root));

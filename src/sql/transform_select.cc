@@ -32,6 +32,25 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
         return UnsupportedAt(r.location(), "cross-database references");
       }
       ref->name = r.relname();
+      // PostgreSQL truncates identifiers to 63 bytes; file paths in quoted
+      // identifiers are often longer, so read them back from the text.
+      const std::string& text = this->text();
+      const size_t loc = static_cast<size_t>(std::max(0, r.location()));
+      if (ref->name.size() >= 63 && r.schemaname().empty() && loc < text.size() && text[loc] == '"') {
+        std::string full;
+        for (size_t i = loc + 1; i < text.size(); ++i) {
+          if (text[i] == '"') {
+            if (i + 1 < text.size() && text[i + 1] == '"') {
+              full += '"';
+              ++i;
+              continue;
+            }
+            break;
+          }
+          full += text[i];
+        }
+        ref->name = full;
+      }
       if (r.has_alias()) ref->alias = TransformAlias(r.alias());
       return ref;
     }

@@ -38,6 +38,7 @@ struct SqlArgs {
   int threads = 0;
   int64_t max_rows = 100;
   bool timing = false;
+  int repeat = 1;
   bool no_optimizer = false;
   bool no_runtime_filters = false;
 };
@@ -130,6 +131,14 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
     }
     return Status::OK();
   }
+  if (r.schema->num_fields() == 1 && r.schema->field(0)->name == "QUERY PLAN" && args.format == "table") {
+    // Plans read best as plain lines.
+    std::string text;
+    for (const auto& b : r.batches) {
+      for (int64_t i = 0; i < b->num_rows(); ++i) text += std::string(b->column(0)->GetString(i)) + "\n";
+    }
+    return Write(text);
+  }
   TableFormatOptions o;
   o.max_rows = args.max_rows;
   std::string text = FormatTable(r.schema, r.batches, o);
@@ -164,7 +173,37 @@ Status RunSql(const SqlArgs& args) {
   options.runtime_filters = !args.no_runtime_filters;
   Database db(options);
   const auto start = std::chrono::steady_clock::now();
-  auto results = db.ExecuteScript(text);
+  Result<std::vector<QueryResult>> results = std::vector<QueryResult>{};
+  if (args.timing || args.repeat > 1) {
+    // Statement by statement, each timed (and repeated) on its own.
+    auto parsed = sql::Parse(text);
+    if (!parsed.ok()) {
+      results = parsed.status();
+    } else {
+      for (size_t i = 0; i < parsed->size() && results.ok(); ++i) {
+        const auto& st = (*parsed)[i];
+        const std::string one = text.substr(static_cast<size_t>(st->location),
+                                            st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
+        for (int r = 0; r < args.repeat; ++r) {
+          const auto t0 = std::chrono::steady_clock::now();
+          auto res = db.Execute(one);
+          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          if (!res.ok()) {
+            std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(res.status(), one).c_str());
+            return Status(StatusCode::kCancelled, "");
+          }
+          if (args.timing) std::fprintf(stderr, "Statement %zu run %d: %.6f s\n", i + 1, r + 1, secs);
+          // Only the last run's result is printed; DDL is not repeated.
+          if (r + 1 == args.repeat || !res->has_rows) {
+            results->push_back(std::move(res).ValueOrDie());
+            break;
+          }
+        }
+      }
+    }
+  } else {
+    results = db.ExecuteScript(text);
+  }
   if (!results.ok()) {
     // The caret view, then exit 1 without main's generic prefix.
     std::string msg = sql::FormatErrorWithCaret(results.status(), text);
@@ -219,7 +258,9 @@ CommandAction AddSqlCommand(CLI::App* app) {
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-rows", args->max_rows, "Rows shown per result in table format (default 100)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--timing", args->timing, "Print the total run time to stderr");
+  cmd->add_flag("--timing", args->timing, "Print each statement's run time, and the total, to stderr");
+  cmd->add_option("--repeat", args->repeat, "Run each query N times (for timing; the last result is printed)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
   cmd->add_flag("--no-runtime-filters", args->no_runtime_filters,
                 "Do not pass hash join key ranges to the probe side's scans");

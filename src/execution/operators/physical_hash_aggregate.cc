@@ -1,13 +1,12 @@
 #include "execution/operators/physical_hash_aggregate.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <unordered_set>
 
+#include "common/thread_pool.h"
 #include "execution/group_table.h"
 #include "functions/kernel_util.h"
 
@@ -15,16 +14,20 @@ namespace quiver::exec {
 
 namespace {
 
-// (group key, value) pairs of one DISTINCT aggregate.
+// Groups are merged in this many partitions (by the top hash bits).
+constexpr int kPartitionBits = 5;
+constexpr int kPartitions = 1 << kPartitionBits;
+inline int PartitionOf(uint64_t hash) { return static_cast<int>(hash >> (64 - kPartitionBits)); }
+
+// (group key, value) pairs of one DISTINCT aggregate: 4-byte key length,
+// the key, the serialized value.
 using DistinctSet = std::unordered_set<std::string>;
 
 struct AggLocal : LocalSinkState {
   std::unique_ptr<GroupTable> table;
   std::vector<DistinctSet> distinct;
   std::unique_ptr<MemoryReservation> memory;
-  // scratch
-  std::vector<uint8_t> key_bytes;
-  std::vector<uint32_t> key_offsets;
+  KeyRows keys;
   std::vector<uint64_t> hashes;
   std::vector<int64_t> gids;
   std::vector<uint8_t*> states;
@@ -32,11 +35,13 @@ struct AggLocal : LocalSinkState {
 
 struct AggGlobal : GlobalSinkState {
   std::mutex mu;
-  std::unique_ptr<GroupTable> table;
+  std::vector<std::unique_ptr<GroupTable>> tables;  // one per thread, merged at Finalize
+  std::vector<std::unique_ptr<MemoryReservation>> reservations;
   std::vector<DistinctSet> distinct;
-  std::vector<ArrayRef> result;  // after Finalize
-  int64_t result_rows = 0;
-  std::unique_ptr<MemoryReservation> memory;
+  // After Finalize: output columns per partition.
+  std::vector<std::vector<ArrayRef>> result;
+  std::vector<int64_t> result_rows;
+  std::vector<std::pair<size_t, int64_t>> slices;  // (partition, first row) of each output chunk
 };
 
 struct AggSource : GlobalSourceState {
@@ -59,6 +64,8 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<TypeRef> types, std::ve
     offset += (a.function->state_size + 15) / 16 * 16;
   }
   row_size_ = std::max(offset, 16);
+  group_types_.assign(types_.begin(), types_.begin() + static_cast<long>(groups_.size()));
+  key_width_ = KeyLayout(group_types_).fixed_width;
 }
 
 std::string PhysicalHashAggregate::ParamsToString() const {
@@ -69,18 +76,16 @@ std::string PhysicalHashAggregate::ParamsToString() const {
   return s;
 }
 
-Result<std::unique_ptr<GlobalSinkState>> PhysicalHashAggregate::GetGlobalSinkState(ExecutionContext& ctx) const {
+Result<std::unique_ptr<GlobalSinkState>> PhysicalHashAggregate::GetGlobalSinkState(ExecutionContext&) const {
   auto g = std::make_unique<AggGlobal>();
-  g->table = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_);
   g->distinct.resize(aggregates_.size());
-  g->memory = std::make_unique<MemoryReservation>(ctx.pool());
   return std::unique_ptr<GlobalSinkState>(std::move(g));
 }
 
 Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::GetLocalSinkState(ExecutionContext& ctx,
                                                                                   GlobalSinkState&, int) const {
   auto l = std::make_unique<AggLocal>();
-  l->table = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_);
+  l->table = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_);
   l->distinct.resize(aggregates_.size());
   l->memory = std::make_unique<MemoryReservation>(ctx.pool());
   return std::unique_ptr<LocalSinkState>(std::move(l));
@@ -94,16 +99,20 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
   const uint32_t* sel = input.sel_data();
   auto ref = [&](int col) { return VectorRef{input.columns[static_cast<size_t>(col)].get(), sel, false}; };
   // Group ids.
-  std::vector<VectorRef> keys;
-  for (int g : groups_) keys.push_back(ref(g));
-  SerializeRows(keys, n, &l.key_bytes, &l.key_offsets);
-  l.hashes.resize(static_cast<size_t>(n));
   l.gids.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t off = l.key_offsets[static_cast<size_t>(i)];
-    const uint32_t len = l.key_offsets[static_cast<size_t>(i + 1)] - off;
-    l.hashes[static_cast<size_t>(i)] = XXH3_64bits(l.key_bytes.data() + off, len);
-    l.gids[static_cast<size_t>(i)] = l.table->FindOrCreate(l.key_bytes.data() + off, len, l.hashes[static_cast<size_t>(i)]);
+  if (groups_.empty()) {
+    const uint64_t h = HashKey(nullptr, 0);
+    const int64_t g = l.table->FindOrCreate(nullptr, 0, h);
+    std::fill(l.gids.begin(), l.gids.end(), g);
+  } else {
+    std::vector<VectorRef> keys;
+    for (int g : groups_) keys.push_back(ref(g));
+    SerializeKeys(KeyLayout(group_types_), keys, n, &l.keys);
+    l.hashes.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) l.hashes[static_cast<size_t>(i)] = HashKey(l.keys.key(i), l.keys.size(i));
+    for (int64_t i = 0; i < n; ++i) {
+      l.gids[static_cast<size_t>(i)] = l.table->FindOrCreate(l.keys.key(i), l.keys.size(i), l.hashes[static_cast<size_t>(i)]);
+    }
   }
   // Update every aggregate.
   for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -121,7 +130,6 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
     }
     const int64_t m = filtered ? static_cast<int64_t>(rows.size()) : n;
     if (m == 0) continue;
-    // Argument refs restricted to those rows.
     std::vector<uint32_t> composed;
     if (filtered) {
       composed.resize(static_cast<size_t>(m));
@@ -140,13 +148,13 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
       for (int64_t i = 0; i < m; ++i) {
         if (!valid(i)) continue;
         const int64_t row = filtered ? rows[static_cast<size_t>(i)] : i;
-        const uint32_t koff = l.key_offsets[static_cast<size_t>(row)];
-        const uint32_t klen = l.key_offsets[static_cast<size_t>(row + 1)] - koff;
-        std::string entry(4 + klen + (voffs[static_cast<size_t>(i + 1)] - voffs[static_cast<size_t>(i)]), '\0');
+        const uint8_t* key = groups_.empty() ? nullptr : l.keys.key(row);
+        const uint32_t klen = groups_.empty() ? 0 : l.keys.size(row);
+        const uint32_t vlen = voffs[static_cast<size_t>(i + 1)] - voffs[static_cast<size_t>(i)];
+        std::string entry(4 + klen + vlen, '\0');
         std::memcpy(entry.data(), &klen, 4);
-        std::memcpy(entry.data() + 4, l.key_bytes.data() + koff, klen);
-        std::memcpy(entry.data() + 4 + klen, vbytes.data() + voffs[static_cast<size_t>(i)],
-                    voffs[static_cast<size_t>(i + 1)] - voffs[static_cast<size_t>(i)]);
+        if (klen) std::memcpy(entry.data() + 4, key, klen);
+        if (vlen) std::memcpy(entry.data() + 4 + klen, vbytes.data() + voffs[static_cast<size_t>(i)], vlen);
         l.distinct[a].insert(std::move(entry));
       }
       continue;
@@ -159,7 +167,7 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
     QUIVER_RETURN_NOT_OK(spec.function->update(args, m, l.states.data()));
   }
   int64_t distinct_bytes = 0;
-  for (const auto& d : l.distinct) distinct_bytes += static_cast<int64_t>(d.size()) * 48;
+  for (const auto& d : l.distinct) distinct_bytes += static_cast<int64_t>(d.size()) * 64;
   return l.memory->Update(l.table->MemoryBytes() + distinct_bytes);
 }
 
@@ -167,16 +175,8 @@ Status PhysicalHashAggregate::Combine(ExecutionContext&, GlobalSinkState& gstate
   auto& g = static_cast<AggGlobal&>(gstate);
   auto& l = static_cast<AggLocal&>(lstate);
   std::lock_guard<std::mutex> lock(g.mu);
-  GroupTable& src = *l.table;
-  for (int64_t i = 0; i < src.size(); ++i) {
-    uint32_t len;
-    const uint8_t* key = src.key(i, &len);
-    const int64_t gid = g.table->FindOrCreate(key, len, src.hash(i));
-    for (size_t a = 0; a < aggregates_.size(); ++a) {
-      if (aggregates_[a].distinct) continue;
-      aggregates_[a].function->combine(src.state(i) + state_offsets_[a], g.table->state(gid) + state_offsets_[a]);
-    }
-  }
+  g.tables.push_back(std::move(l.table));
+  g.reservations.push_back(std::move(l.memory));
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (g.distinct[a].empty()) {
       g.distinct[a].swap(l.distinct[a]);
@@ -185,48 +185,72 @@ Status PhysicalHashAggregate::Combine(ExecutionContext&, GlobalSinkState& gstate
     }
     l.distinct[a].clear();
   }
-  l.table.reset();
-  QUIVER_RETURN_NOT_OK(l.memory->Update(0));
-  return g.memory->Update(g.table->MemoryBytes());
+  return Status::OK();
 }
 
 Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
   auto& g = static_cast<AggGlobal&>(gstate);
-  GroupTable& t = *g.table;
   const size_t ngroups = groups_.size();
+  const bool fixed = key_width_ >= 0;
   // An aggregate without GROUP BY has one row even over no input.
-  if (ngroups == 0 && t.size() == 0 && !aggregates_.empty()) {
-    t.FindOrCreate(nullptr, 0, XXH3_64bits(nullptr, 0));
+  if (g.tables.empty()) g.tables.push_back(std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_));
+  if (ngroups == 0 && g.tables[0]->size() == 0 && !aggregates_.empty()) {
+    g.tables[0]->FindOrCreate(nullptr, 0, HashKey(nullptr, 0));
+  }
+  // Merge the threads' tables partition by partition (in parallel), or take
+  // the only one as it is.
+  std::vector<std::unique_ptr<GroupTable>> parts;
+  bool has_distinct = false;
+  for (const auto& a : aggregates_) has_distinct |= a.distinct;
+  if (g.tables.size() == 1 && !has_distinct) {
+    parts.push_back(std::move(g.tables[0]));
+  } else {
+    parts.resize(kPartitions);
+    QUIVER_RETURN_NOT_OK(ParallelFor(kPartitions, [&](int64_t p) -> Status {
+      auto t = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_);
+      for (const auto& src : g.tables) {
+        for (int64_t i = 0; i < src->size(); ++i) {
+          if (PartitionOf(src->hash(i)) != p) continue;
+          uint32_t len;
+          const uint8_t* key = src->key(i, &len);
+          const int64_t gid = t->FindOrCreate(key, len, src->hash(i));
+          for (size_t a = 0; a < aggregates_.size(); ++a) {
+            if (aggregates_[a].distinct) continue;
+            aggregates_[a].function->combine(src->state(i) + state_offsets_[a], t->state(gid) + state_offsets_[a]);
+          }
+        }
+      }
+      parts[static_cast<size_t>(p)] = std::move(t);
+      return Status::OK();
+    }));
+    g.tables.clear();  // destroys the threads' states
+    g.reservations.clear();
   }
   // DISTINCT aggregates: feed the merged (group, value) pairs.
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (!aggregates_[a].distinct || g.distinct[a].empty()) continue;
     const AggregateSpec& spec = aggregates_[a];
     std::vector<std::unique_ptr<ArrayBuilder>> builders;
+    for (const auto& type : spec.arg_types) {
+      QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(type, ctx.pool()));
+      builders.push_back(std::move(b));
+    }
     std::vector<uint8_t*> states;
     states.reserve(g.distinct[a].size());
-    std::vector<const uint8_t*> vp;
     for (const auto& e : g.distinct[a]) {
       uint32_t klen;
       std::memcpy(&klen, e.data(), 4);
       const uint8_t* key = reinterpret_cast<const uint8_t*>(e.data()) + 4;
-      const int64_t gid = t.FindOrCreate(key, klen, XXH3_64bits(key, klen));
+      const uint64_t h = HashKey(key, klen);
+      GroupTable& t = *parts[parts.size() == 1 ? 0 : static_cast<size_t>(PartitionOf(h))];
+      const int64_t gid = t.FindOrCreate(key, klen, h);
       states.push_back(t.state(gid) + state_offsets_[a]);
-      vp.push_back(key + klen);
-    }
-    // Decode the values.
-    std::vector<ArrayRef> arrays;
-    for (size_t c = 0; c < spec.args.size(); ++c) {
-      const TypeRef& type = spec.arg_types[c];
-      QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(type, ctx.pool()));
-      builders.push_back(std::move(b));
-    }
-    for (size_t k = 0; k < vp.size(); ++k) {
-      const uint8_t* p = vp[k];
-      for (size_t c = 0; c < spec.args.size(); ++c) {
+      const uint8_t* p = key + klen;
+      for (size_t c = 0; c < builders.size(); ++c) {
         QUIVER_RETURN_NOT_OK(ReadValue(*spec.arg_types[c], &p, builders[c].get()));
       }
     }
+    std::vector<ArrayRef> arrays;
     std::vector<VectorRef> refs;
     for (auto& b : builders) {
       QUIVER_ASSIGN_OR_RAISE(ArrayRef arr, b->Finish());
@@ -236,32 +260,43 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     QUIVER_RETURN_NOT_OK(spec.function->update(refs, static_cast<int64_t>(states.size()), states.data()));
     g.distinct[a].clear();
   }
-  const int64_t n = t.size();
-  // Keys.
-  std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
-  for (size_t k = 0; k < ngroups; ++k) {
-    QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(types_[k], ctx.pool()));
-    QUIVER_RETURN_NOT_OK(b->Reserve(n));
-    key_builders.push_back(std::move(b));
+  // Groups and states -> columns, one partition per task.
+  g.result.assign(parts.size(), {});
+  g.result_rows.assign(parts.size(), 0);
+  QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(parts.size()), [&](int64_t p) -> Status {
+    GroupTable& t = *parts[static_cast<size_t>(p)];
+    const int64_t n = t.size();
+    std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
+    for (size_t k = 0; k < ngroups; ++k) {
+      QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(types_[k], ctx.pool()));
+      QUIVER_RETURN_NOT_OK(b->Reserve(n));
+      key_builders.push_back(std::move(b));
+    }
+    for (int64_t i = 0; i < n && ngroups > 0; ++i) {
+      uint32_t len;
+      const uint8_t* kp = t.key(i, &len);
+      for (size_t k = 0; k < ngroups; ++k) QUIVER_RETURN_NOT_OK(ReadValue(*types_[k], &kp, key_builders[k].get(), fixed));
+    }
+    std::vector<ArrayRef> cols;
+    for (auto& b : key_builders) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
+      cols.push_back(std::move(a));
+    }
+    std::vector<uint8_t*> states(static_cast<size_t>(n));
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      for (int64_t i = 0; i < n; ++i) states[static_cast<size_t>(i)] = t.state(i) + state_offsets_[a];
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef r, aggregates_[a].function->finalize(states.data(), n, aggregates_[a].type, ctx.pool()));
+      cols.push_back(std::move(r));
+    }
+    t.DestroyStates();
+    g.result[static_cast<size_t>(p)] = std::move(cols);
+    g.result_rows[static_cast<size_t>(p)] = n;
+    return Status::OK();
+  }));
+  g.slices.clear();
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (int64_t start = 0; start < g.result_rows[p]; start += kVectorSize) g.slices.emplace_back(p, start);
   }
-  for (int64_t i = 0; i < n && ngroups > 0; ++i) {
-    uint32_t len;
-    const uint8_t* p = t.key(i, &len);
-    for (size_t k = 0; k < ngroups; ++k) QUIVER_RETURN_NOT_OK(ReadValue(*types_[k], &p, key_builders[k].get()));
-  }
-  g.result.clear();
-  for (auto& b : key_builders) {
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
-    g.result.push_back(std::move(a));
-  }
-  std::vector<uint8_t*> states(static_cast<size_t>(n));
-  for (size_t a = 0; a < aggregates_.size(); ++a) {
-    for (int64_t i = 0; i < n; ++i) states[static_cast<size_t>(i)] = t.state(i) + state_offsets_[a];
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef r, aggregates_[a].function->finalize(states.data(), n, aggregates_[a].type, ctx.pool()));
-    g.result.push_back(std::move(r));
-  }
-  g.result_rows = n;
-  t.DestroyStates();
   return Status::OK();
 }
 
@@ -273,12 +308,14 @@ Result<SourceResult> PhysicalHashAggregate::GetData(ExecutionContext&, DataChunk
                                                     LocalSourceState&) const {
   auto& g = static_cast<AggGlobal&>(*sink_state);
   auto& s = static_cast<AggSource&>(gstate);
-  const int64_t offset = s.offset.fetch_add(kVectorSize);
-  if (offset >= g.result_rows) return SourceResult::kFinished;
-  const int64_t n = std::min(kVectorSize, g.result_rows - offset);
-  for (const auto& c : g.result) out->columns.push_back(c->Slice(offset, n));
+  // One chunk per claimed slice; slices never span partitions.
+  const int64_t i = s.offset.fetch_add(1);
+  if (i >= static_cast<int64_t>(g.slices.size())) return SourceResult::kFinished;
+  const auto [p, start] = g.slices[static_cast<size_t>(i)];
+  const int64_t n = std::min(kVectorSize, g.result_rows[p] - start);
+  for (const auto& c : g.result[p]) out->columns.push_back(c->Slice(start, n));
   out->num_rows = n;
-  out->batch_index = offset;
+  out->batch_index = i;
   return SourceResult::kHaveMoreOutput;
 }
 

@@ -1,15 +1,11 @@
 // Hash aggregation (GROUP BY, DISTINCT, and aggregates without GROUP BY).
 //
-// Each thread aggregates into its own table; Combine merges the tables;
-// Finalize turns groups and states into columns, which the operator then
-// serves as a source.
-//
-// Table layout (GroupTable in the .cc): a group's key is serialized into
-// bytes (per column: a NULL byte, then the fixed-width value or a 4-byte
-// length and the bytes); groups are found by open addressing on the key's
-// XXH3 hash. Every group has one row of aggregate states (all aggregates'
-// states side by side, 16-byte aligned); update calls get one state pointer
-// per input row.
+// Each thread aggregates into its own table (group_table.h: serialized keys,
+// one row of aggregate states per group; update calls get one state pointer
+// per input row). Finalize merges the threads' tables partition by
+// partition in parallel — a group's partition comes from its key's hash, so
+// partitions are disjoint — and turns groups and states into columns, which
+// the operator then serves as a source.
 //
 // DISTINCT aggregates keep, per thread, the set of (group key, value) pairs
 // seen; the sets are merged and fed to the aggregate once at Finalize, so
@@ -56,6 +52,8 @@ class PhysicalHashAggregate final : public PhysicalOperator {
 
  private:
   std::vector<int> groups_;
+  std::vector<TypeRef> group_types_;
+  int key_width_ = -1;  // fixed key width, -1 for variable-size keys
   std::vector<AggregateSpec> aggregates_;
   std::vector<int> state_offsets_;
   int row_size_ = 0;

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""SSB and TPC-H: Quiver vs DuckDB on the same Arrow files, in one run.
+
+    .venv/bin/python bench/sql_bench.py                       # SSB SF1, SSB SF10, TPC-H SF1
+    .venv/bin/python bench/sql_bench.py --suites ssb:1 --repeat 5 --no-write
+
+For each suite the data is generated once with `quiver gen` into
+bench/data/<suite>-sf<N>/ (reused afterwards). Then every query runs, in turn
+for each system (so a noisy neighbour slows all of them alike):
+
+  quiver            `quiver sql --timing --repeat R` over views on the files;
+                    the engine's own per-statement time (parse to last row),
+                    without process start-up
+  duckdb native     DuckDB's own tables, loaded from the files (CREATE TABLE AS)
+  duckdb arrow      DuckDB scanning the Arrow tables in memory (pyarrow, registered)
+
+Each figure is the median of R runs after one warm-up run; all systems use
+every core. Ratios are Quiver's time divided by the peer's (below 1: Quiver is
+faster); the geometric mean summarises a suite. Results (with command, machine
+and versions) replace this suite's section of bench/RESULTS.md.
+"""
+
+import argparse
+import datetime
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.ipc as ipc
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITES = {"ssb": ["lineorder", "date", "part", "supplier", "customer"],
+          "tpch": ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]}
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def generate(quiver, bench, sf, data_root):
+    out = data_root / f"{bench}-sf{sf:g}"
+    marker = out / ".complete"
+    if not marker.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        print(f"generating {bench} sf {sf:g} into {out} ...", file=sys.stderr)
+        subprocess.run([quiver, "gen", bench, "--sf", str(sf), "--out", str(out)], check=True)
+        marker.write_text("ok\n")
+    return out
+
+
+def quiver_times(quiver, prelude, sql, repeat):
+    """Per-run engine times of `sql` (first run is the warm-up)."""
+    proc = subprocess.run([quiver, "sql", "--format", "csv", "--timing", "--repeat", str(repeat + 1), prelude + sql],
+                          capture_output=True, text=True, timeout=3600)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    times = [float(m) for m in re.findall(r"^Statement \d+ run \d+: ([0-9.]+) s", proc.stderr, re.M)]
+    # The prelude's CREATE VIEW statements come first; the query's runs last.
+    return times[-(repeat + 1):][1:]
+
+
+def duck_times(con, sql, repeat):
+    out = []
+    for i in range(repeat + 1):
+        t0 = time.perf_counter()
+        con.sql(sql).fetchall()
+        dt = time.perf_counter() - t0
+        if i > 0:
+            out.append(dt)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suites", default="ssb:1,ssb:10,tpch:1", help="comma list of bench:sf")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quiver", default=str(ROOT / "build" / "release" / "quiver"))
+    ap.add_argument("--data-dir", default=str(ROOT / "bench" / "data"))
+    ap.add_argument("--queries", default="", help="comma list of query names to run (default all)")
+    ap.add_argument("--no-write", action="store_true", help="print the tables only")
+    ap.add_argument("--results", default=str(ROOT / "bench" / "RESULTS.md"))
+    args = ap.parse_args()
+    only = set(filter(None, args.queries.split(",")))
+    sections = []
+    for spec in args.suites.split(","):
+        bench, sf = spec.split(":")
+        sf = float(sf)
+        datadir = generate(args.quiver, bench, sf, Path(args.data_dir))
+        tables = SUITES[bench]
+        prelude = "".join(f'CREATE VIEW "{t}" AS SELECT * FROM read_arrow(\'{datadir}/{t}.arrow\');' for t in tables)
+        arrow = {t: ipc.open_file(f"{datadir}/{t}.arrow").read_all() for t in tables}
+        native = duckdb.connect()
+        for t, tab in arrow.items():
+            native.register("src_" + t, tab)
+            native.execute(f'CREATE TABLE "{t}" AS SELECT * FROM src_{t}')
+            native.unregister("src_" + t)
+        scan = duckdb.connect()
+        for t, tab in arrow.items():
+            scan.register(t, tab)
+        rows = []
+        for qf in sorted((ROOT / "bench" / "queries" / bench).glob("*.sql")):
+            if only and qf.stem not in only:
+                continue
+            sql = qf.read_text()
+            q = statistics.median(quiver_times(args.quiver, prelude, sql, args.repeat))
+            n = statistics.median(duck_times(native, sql, args.repeat))
+            a = statistics.median(duck_times(scan, sql, args.repeat))
+            rows.append((qf.stem, q, n, a))
+            print(f"{bench} sf{sf:g} {qf.stem}: quiver {q:.3f}s  duckdb native {n:.3f}s ({q / n:.2f})  "
+                  f"duckdb arrow {a:.3f}s ({q / a:.2f})", file=sys.stderr)
+        geo_n = math.exp(sum(math.log(r[1] / r[2]) for r in rows) / len(rows))
+        geo_a = math.exp(sum(math.log(r[1] / r[3]) for r in rows) / len(rows))
+        lines = [f"### {bench.upper()} SF{sf:g}", "",
+                 "| query | Quiver | DuckDB native | Quiver ÷ native | DuckDB Arrow scan | Quiver ÷ Arrow scan |",
+                 "|---|---:|---:|---:|---:|---:|"]
+        for name, q, n, a in rows:
+            lines.append(f"| {name} | {q:.3f} s | {n:.3f} s | {q / n:.2f} | {a:.3f} s | {q / a:.2f} |")
+        lines.append(f"| **geometric mean** | | | **{geo_n:.2f}** | | **{geo_a:.2f}** |")
+        sections.append("\n".join(lines))
+        print("\n".join(lines))
+    if args.no_write:
+        return
+    header = ["## SQL: SSB and TPC-H vs DuckDB (`bench/sql_bench.py`)", "",
+              f"Command: `.venv/bin/python bench/sql_bench.py --suites {args.suites} --repeat {args.repeat}`  ",
+              f"Date: {datetime.date.today()}, machine: {os.cpu_count()} cores ({cpu_model()}), "
+              f"DuckDB {duckdb.__version__}, pyarrow {pa.__version__}.  ",
+              "Median of the runs after one warm-up; Quiver's time is the engine's (parse to last row) without "
+              "process start-up; DuckDB's is `con.sql(q).fetchall()`. Ratios below 1 mean Quiver is faster.", ""]
+    body = "\n".join(header) + "\n" + "\n\n".join(sections) + "\n"
+    path = Path(args.results)
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    marker = "## SQL: SSB and TPC-H vs DuckDB"
+    if marker in text:
+        start = text.index(marker)
+        nxt = text.find("\n## ", start + 1)
+        text = text[:start] + body + (text[nxt + 1:] if nxt >= 0 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + body
+    path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+// The SQL front end: libpg_query wall, AST shapes, error positions, the `?`
+// placeholder rewriter and the caret rendering of errors.
+#include <gtest/gtest.h>
+
+#include "sql/parser.h"
+
+namespace quiver::sql {
+namespace {
+
+TEST(SqlParser, ParsesSeveralStatementsWithSpans) {
+  const std::string text = "SELECT 1; CREATE TABLE t (a int); INSERT INTO t VALUES (1)";
+  auto r = Parse(text);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0]->kind, StatementKind::kSelect);
+  EXPECT_EQ((*r)[1]->kind, StatementKind::kCreateTable);
+  EXPECT_EQ((*r)[2]->kind, StatementKind::kInsert);
+  const auto& create = static_cast<const CreateTableStatement&>(*(*r)[1]);
+  EXPECT_EQ(create.name, "t");
+  ASSERT_EQ(create.columns.size(), 1u);
+  EXPECT_EQ(create.columns[0].type.name, "int4");
+}
+
+TEST(SqlParser, SyntaxErrorCarriesPostgresMessageAndPosition) {
+  const std::string text = "SELECT a FORM t";
+  auto r = Parse(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("syntax error at or near \"t\""), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(r.status().position(), static_cast<int>(text.find("t", 10)));
+  const std::string caret = FormatErrorWithCaret(r.status(), text);
+  EXPECT_NE(caret.find("LINE 1: SELECT a FORM t\n"), std::string::npos) << caret;
+  EXPECT_EQ(caret.substr(caret.rfind('\n') + 1), std::string(8 + 14, ' ') + "^");
+}
+
+TEST(SqlParser, ErrorPositionsCountCharactersAcrossLines) {
+  const std::string text = "SELECT 'é',\n  1 +";
+  auto r = Parse(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("end of input"), std::string::npos);
+  const std::string caret = FormatErrorWithCaret(r.status(), text);
+  EXPECT_NE(caret.find("LINE 2:   1 +"), std::string::npos) << caret;
+}
+
+TEST(SqlParser, ExpressionShapes) {
+  auto r = Parse(
+      "SELECT -5, 3000000000, 1.50, 'x'::text, date '1998-12-01' - interval '90' day, "
+      "a NOT IN (1, 2), b NOT LIKE 'a%' ESCAPE '!', c BETWEEN 1 AND 2, d IS NOT NULL, "
+      "count(DISTINCT e), count(*) FILTER (WHERE f > 1) FROM t");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& s = static_cast<const SelectStatement&>(*(*r)[0]);
+  const auto& t = s.select->targets;
+  ASSERT_EQ(t.size(), 11u);
+  EXPECT_EQ(t[0]->kind, ExprKind::kConstant);
+  EXPECT_EQ(t[0]->ival, -5);  // folded negative literal
+  EXPECT_EQ(t[1]->ival, 3000000000LL);
+  EXPECT_EQ(t[2]->literal, LiteralKind::kNumeric);
+  EXPECT_EQ(t[2]->text, "1.50");
+  EXPECT_EQ(t[3]->kind, ExprKind::kCast);
+  EXPECT_EQ(t[4]->kind, ExprKind::kOperator);
+  EXPECT_EQ(t[4]->children[1]->children[0]->text, "90 days");  // interval field applied
+  EXPECT_EQ(t[5]->kind, ExprKind::kIn);
+  EXPECT_TRUE(t[5]->negated);
+  EXPECT_EQ(t[6]->kind, ExprKind::kLike);
+  EXPECT_TRUE(t[6]->negated);
+  EXPECT_EQ(t[6]->children.size(), 3u);  // with ESCAPE
+  EXPECT_EQ(t[7]->kind, ExprKind::kBetween);
+  EXPECT_EQ(t[8]->kind, ExprKind::kIsNull);
+  EXPECT_TRUE(t[8]->negated);
+  EXPECT_TRUE(t[9]->distinct);
+  EXPECT_TRUE(t[10]->star);
+  EXPECT_NE(t[10]->filter, nullptr);
+}
+
+TEST(SqlParser, FilesInFromAreQuotedIdentifiersOrFunctions) {
+  auto r = Parse("SELECT * FROM \"data/x.arrow\" a, read_csv('y.csv', header => true) b(k, v)");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& from = static_cast<const SelectStatement&>(*(*r)[0]).select->from;
+  ASSERT_EQ(from.size(), 2u);
+  EXPECT_EQ(from[0]->name, "data/x.arrow");
+  EXPECT_EQ(from[0]->alias.name, "a");
+  EXPECT_EQ(from[1]->kind, TableRef::kFunction);
+  EXPECT_EQ(from[1]->function->arg_names[1], "header");
+  EXPECT_EQ(from[1]->alias.columns.size(), 2u);
+  // A string literal in FROM is not PostgreSQL.
+  EXPECT_FALSE(Parse("SELECT * FROM 'x.arrow'").ok());
+}
+
+TEST(SqlParser, UnsupportedFeaturesSayUnsupported) {
+  auto r = Parse("SELECT row_number() OVER () FROM t WINDOW w AS ()");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsNotImplemented()) << r.status().ToString();
+  EXPECT_EQ(r.status().message().rfind("unsupported: ", 0), 0u);
+}
+
+TEST(SqlPlaceholders, RewritesOutsideLiteralsIdentifiersAndComments) {
+  int n = 0;
+  EXPECT_EQ(RewritePlaceholders("SELECT ?, ? FROM t WHERE a = ?", &n), "SELECT $1, $2 FROM t WHERE a = $3");
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(RewritePlaceholders("SELECT '?', \"?\", ? -- ?\n, ?", &n), "SELECT '?', \"?\", $1 -- ?\n, $2");
+  EXPECT_EQ(n, 2);
+  EXPECT_EQ(RewritePlaceholders("SELECT 'it''s ?', E'\\' ?', ?", &n), "SELECT 'it''s ?', E'\\' ?', $1");
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(RewritePlaceholders("SELECT /* ? /* ? */ ? */ ?, $tag$ ? $tag$, $$?$$", &n),
+            "SELECT /* ? /* ? */ ? */ $1, $tag$ ? $tag$, $$?$$");
+  EXPECT_EQ(n, 1);
+  // The rewritten text parses.
+  EXPECT_TRUE(Parse(RewritePlaceholders("SELECT a FROM t WHERE b = ? AND c = ?", &n)).ok());
+}
+
+}  // namespace
+}  // namespace quiver::sql
