@@ -7,6 +7,7 @@
 
 #include "columnar/builder.h"
 #include "common/io.h"
+#include "engine/copy_options.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
 #include "execution/physical_planner.h"
@@ -565,26 +566,8 @@ struct Database::Impl {
   }
 
   Result<QueryResult> ExecuteCopy(const sql::CopyStatement& s, const std::vector<Value>& params) {
-    std::string format;
-    bool header = true;
-    char delimiter = 0;
-    std::string compression;
-    for (const auto& o : s.options) {
-      std::string v = o.value;
-      for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (o.name == "format") {
-        format = v;
-      } else if (o.name == "header") {
-        header = v.empty() || v == "true" || v == "on" || v == "1";
-      } else if (o.name == "delimiter") {
-        if (o.value.size() != 1) return Status::Invalid("COPY delimiter must be a single one-byte character");
-        delimiter = o.value[0];
-      } else if (o.name == "compression" || o.name == "codec") {
-        compression = v;
-      } else {
-        return Status::Invalid("COPY option \"{}\" is not recognized", o.name);
-      }
-    }
+    // Options are checked (copy_options.h) before anything is read or written.
+    QUIVER_ASSIGN_OR_RAISE(CopyOptions copy, ParseCopyOptions(s.options, s.file, s.is_from));
     if (s.file.empty()) return Status::Unsupported("COPY to or from STDIN/STDOUT");
     if (s.is_from) {
       // COPY table FROM 'file'
@@ -593,13 +576,14 @@ struct Database::Impl {
       auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
       if (table == nullptr) return Status::Invalid("cannot COPY into \"{}\"", s.table);
       FileTableOptions options;
-      if (!format.empty()) {
-        QUIVER_ASSIGN_OR_RAISE(options.format, formats::ParseFileFormat(format));
+      options.format = copy.format;
+      options.csv = copy.read;
+      // CSV columns are the table's, by position (a header row is skipped), and
+      // their types come from the table: no inference.
+      for (const auto& f : table->schema()->fields) {
+        options.csv.read.column_names.push_back(f->name);
+        options.csv.convert.column_types.emplace_back(f->name, f->type);
       }
-      options.csv.read.header = header;
-      if (delimiter) options.csv.parse.delimiter = delimiter;
-      // Column types come from the table: no inference.
-      for (const auto& f : table->schema()->fields) options.csv.convert.column_types.emplace_back(f->name, f->type);
       QUIVER_ASSIGN_OR_RAISE(auto files, FileTable::Open(s.file, s.file, options));
       QUIVER_ASSIGN_OR_RAISE(auto plan, files->Plan([&] {
         ScanRequest r;
@@ -664,19 +648,9 @@ struct Database::Impl {
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
     QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
-    formats::FileFormat fmt_id = formats::FormatFromExtension(s.file);
-    if (!format.empty()) {
-      QUIVER_ASSIGN_OR_RAISE(fmt_id, formats::ParseFileFormat(format));
-    }
-    if (fmt_id == formats::FileFormat::kAuto) fmt_id = formats::FileFormat::kCsv;
-    formats::WriteOptions wopts;
-    wopts.csv.header = header;
-    if (delimiter) wopts.csv.delimiter = delimiter;
-    if (!compression.empty() && compression != "none" && compression != "uncompressed") {
-      QUIVER_ASSIGN_OR_RAISE(wopts.codec, compression::CodecFromName(compression));
-    }
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
-    QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(fmt_id, s.file, file.get(), r.schema, wopts));
+    QUIVER_ASSIGN_OR_RAISE(auto writer,
+                           formats::MakeTableWriter(copy.format, s.file, file.get(), r.schema, copy.write));
     for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->Write(*b));
     QUIVER_RETURN_NOT_OK(writer->Close());
     QUIVER_RETURN_NOT_OK(file->Commit());

@@ -246,7 +246,18 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "  quiver sql \"EXPLAIN ANALYZE SELECT ...\"\n"
       "Table functions: read_arrow(path), read_csv(path, header, delim, quote, escape, null,\n"
       "skip, columns, names), read_parquet(path), generate_series(start, stop[, step]).\n"
-      "Paths may be files, directories or globs (files read in sorted order).");
+      "Paths may be files, directories or globs (files read in sorted order).\n\n"
+      "COPY writes a query's result to a file (atomically: temporary name, then rename)\n"
+      "or appends a file to a table:\n"
+      "  COPY (SELECT ...) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)\n"
+      "  COPY t TO 'out.csv' (HEADER false, DELIMITER '|');  COPY t FROM 'in.csv'\n"
+      "COPY options:\n"
+      "  FORMAT parquet|arrow|stream|csv|tsv   default: from the extension (else CSV)\n"
+      "  COMPRESSION        Parquet: none, snappy, gzip, zstd (default), lz4, brotli;\n"
+      "                     Arrow: none (default), lz4, zstd\n"
+      "  COMPRESSION_LEVEL  zstd -7..22, gzip 0..9, brotli 0..11, lz4 (Arrow) 0..12\n"
+      "  ROW_GROUP_SIZE     rows per Parquet row group (default 1048576)\n"
+      "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)");
   cmd->add_option("STATEMENTS", args->statements, "SQL statements separated by ';' (default: -f or stdin)");
   cmd->add_option("-f,--file", args->file, "Read the statements from FILE");
   cmd->add_option("--format", args->format, "Output: table (default), csv, json (one object per row), arrow "

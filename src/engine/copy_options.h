@@ -1,0 +1,51 @@
+// The options of COPY, checked against the file format and turned into the
+// reader's and writer's options:
+//
+//   COPY t FROM 'data.csv' (HEADER false, DELIMITER '|')
+//   COPY (SELECT ...) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd,
+//                                       COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)
+//
+//   option             formats          values
+//   FORMAT             all              parquet, arrow (feather, ipc), stream, csv, tsv.
+//                                       Default: the file's extension (.parquet, .arrow,
+//                                       .arrows, .csv, .tsv); TO writes CSV when it says
+//                                       nothing, FROM detects the format from the bytes.
+//   COMPRESSION        Parquet (TO)     none, snappy, gzip, zstd (default), lz4, brotli
+//                      Arrow (TO)       none (default), lz4, zstd
+//   COMPRESSION_LEVEL  Parquet, Arrow   the codec's level: zstd -7..22, gzip 0..9,
+//                      (TO)             brotli 0..11, lz4 0..12 (not snappy or none)
+//   ROW_GROUP_SIZE     Parquet (TO)     rows per row group (default 1048576)
+//   HEADER             CSV              true (default) or false
+//   DELIMITER          CSV              one character (default ',', tab for .tsv)
+//   QUOTE              CSV              one character (default '"')
+//   NULL               CSV              TO: the text written for NULL (default empty);
+//                                       FROM: the one text read as NULL, in text
+//                                       columns too
+//
+// An unknown option, an option given twice, a value out of range or an
+// option the format does not take is an error naming it (and the valid
+// options), before the query runs or the file is touched.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "formats/file_format.h"
+#include "sql/ast.h"
+
+namespace quiver {
+
+struct CopyOptions {
+  // TO: never kAuto. FROM: kAuto when neither FORMAT nor the name tells.
+  formats::FileFormat format = formats::FileFormat::kAuto;
+  formats::CsvOptions read;     // COPY FROM
+  formats::WriteOptions write;  // COPY TO
+};
+
+// `path` is the file named by COPY (for the default format); `is_from`
+// tells COPY FROM from COPY TO.
+Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options,
+                                     const std::string& path, bool is_from);
+
+}  // namespace quiver
