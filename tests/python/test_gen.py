@@ -15,6 +15,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.ipc as ipc
+import pyarrow.parquet as pq
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -117,7 +118,7 @@ def tpch(quiver_bin, tmp_path_factory):
 def test_help_documents_every_option(run_quiver):
     text = run_quiver("help", "gen").stdout
     for word in ["ssb", "tpch", "--sf", "--format", "--out", "--files-per-table",
-                 "--batch-rows", "--seed", "--quiet", "arrow", "csv"]:
+                 "--batch-rows", "--seed", "--quiet", "--compression", "arrow", "csv", "parquet"]:
         assert word in text, word
 
 
@@ -128,6 +129,12 @@ def test_bad_arguments_exit_2(run_quiver, tmp_path):
                       check=False).returncode == 2
     r = run_quiver("gen", "ssb", "--sf", "0", "--out", tmp_path, check=False)
     assert r.returncode == 1 and "--sf" in r.stderr
+    r = run_quiver("gen", "ssb", "--out", tmp_path, "--format", "csv", "--compression", "zstd",
+                   check=False)
+    assert r.returncode == 1 and "--compression" in r.stderr
+    r = run_quiver("gen", "ssb", "--out", tmp_path, "--compression", "snappy", check=False)
+    assert r.returncode == 1 and "Arrow IPC bodies take none, lz4 or zstd" in r.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_summary_lines(ssb, tpch):
@@ -392,6 +399,29 @@ def test_csv_carries_the_same_data(quiver_bin, run_quiver, tmp_path, benchmark):
     back = read_arrow(tmp_path / "back.arrow")
     expected = read_arrow(tmp_path / "arrow" / f"{table}.arrow")
     assert back.cast(expected.schema).equals(expected)
+
+
+@pytest.mark.parametrize("benchmark", ["ssb", "tpch"])
+def test_parquet_carries_the_same_data(quiver_bin, tmp_path, benchmark):
+    gen(quiver_bin, benchmark, 0.01, tmp_path / "arrow")
+    gen(quiver_bin, benchmark, 0.01, tmp_path / "pq", "--format", "parquet", "--batch-rows", 5000)
+    gen(quiver_bin, benchmark, 0.01, tmp_path / "pq2", "--format", "parquet", "--batch-rows", 5000,
+        "--compression", "snappy", threads=1)
+    schemas = SSB_SCHEMAS if benchmark == "ssb" else TPCH_SCHEMAS
+    assert sorted(p.name for p in (tmp_path / "pq").iterdir()) == sorted(
+        f"{t}.parquet" for t in schemas)
+    for table in schemas:
+        expected = read_arrow(tmp_path / "arrow" / f"{table}.arrow")
+        for d, codec in [("pq", "ZSTD"), ("pq2", "SNAPPY")]:
+            f = pq.ParquetFile(tmp_path / d / f"{table}.parquet")
+            md = f.metadata
+            # One row group per --batch-rows rows, the codec asked for (zstd by default).
+            assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == [
+                min(5000, expected.num_rows - i * 5000) for i in range(md.num_row_groups)], table
+            assert {md.row_group(i).column(j).compression for i in range(md.num_row_groups)
+                    for j in range(md.num_columns)} == {codec}, table
+            # The same types (not null included) and values as the Arrow files.
+            assert f.read().equals(expected), (d, table)
 
 
 def test_files_per_table(quiver_bin, tmp_path):

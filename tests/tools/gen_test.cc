@@ -1,17 +1,23 @@
 // Unit tests of the data generators' building blocks (tools/gen): the Rng,
 // calendar arithmetic, the TPC-H text pool, the spec's formulas and the
-// column accumulators. Whole data sets are checked end to end against
-// pyarrow and DuckDB in tests/python/test_gen.py.
+// column accumulators, and the writer's Parquet row groups. Whole data sets
+// are checked end to end against pyarrow and DuckDB in
+// tests/python/test_gen.py.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "formats/parquet/file_reader.h"
 #include "tools/gen/chunked_writer.h"
 #include "tools/gen/columns.h"
 #include "tools/gen/dists.h"
+#include "tools/gen/generators.h"
 #include "tools/gen/random.h"
 #include "tools/gen/text_pool.h"
 
@@ -160,6 +166,46 @@ TEST(GenScaleTest, ScaledRows) {
   EXPECT_EQ(ScaledRows(1500000, 1), 1500000);
   EXPECT_EQ(ScaledRows(5, 0.01), 1);  // at least one
   EXPECT_EQ(ScaledRows(200000, 0.001, 500), 500);
+}
+
+// Parquet output: one row group per --batch-rows rows, zstd unless told
+// otherwise, the same rows as the generator made.
+TEST(GenWriterTest, ParquetRowGroupsOfBatchRows) {
+  const std::string dir = ::testing::TempDir() + "/quiver_gen_parquet_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  const TableDef def{"keys", schema({field("k", int32(), false)})};
+  auto generate = [&](int64_t chunk) -> Result<std::vector<RecordBatchRef>> {
+    Int32Column k;
+    for (int i = 0; i < 250; ++i) k.Append(static_cast<int32_t>(chunk * 250 + i));
+    QUIVER_ASSIGN_OR_RAISE(auto batch, MakeBatch(def.schema, 250, k));
+    return std::vector<RecordBatchRef>{batch};
+  };
+  for (auto codec : {std::optional<compression::Codec>(),
+                     std::optional<compression::Codec>(compression::Codec::kSnappy)}) {
+    GenOptions options;
+    options.format = OutputFormat::kParquet;
+    options.codec = codec;
+    options.out_dir = dir;
+    options.batch_rows = 400;
+    options.quiet = true;
+    std::vector<TableReport> reports;
+    ASSERT_TRUE(GenerateTables(options, {def}, 5, generate, &reports).ok());
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].rows, 1250);
+    auto opened = parquet::ParquetFileReader::Open(dir + "/keys.parquet");
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    auto reader = *opened;
+    ASSERT_EQ(reader->num_row_groups(), 4);
+    EXPECT_EQ(reader->row_group_rows(0), 400);
+    EXPECT_EQ(reader->row_group_rows(2), 400);
+    EXPECT_EQ(reader->row_group_rows(3), 50);
+    EXPECT_EQ(reader->metadata().row_groups[0].columns[0].meta_data->codec,
+              codec ? parquet::CompressionCodec::kSnappy : parquet::CompressionCodec::kZstd);
+    auto batch = reader->ReadRowGroup(3, {0});
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    EXPECT_EQ((*batch)->column(0)->GetValues<int32_t>(1)[49], 1249);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -77,7 +77,9 @@ class TableSink {
 
   Status StartFile(int index) {
     namespace fs = std::filesystem;
-    const char* ext = options_.format == OutputFormat::kArrow ? "arrow" : "csv";
+    const char* ext = options_.format == OutputFormat::kArrow     ? "arrow"
+                      : options_.format == OutputFormat::kParquet ? "parquet"
+                                                                  : "csv";
     fs::path path = fs::path(options_.out_dir);
     if (options_.files_per_table > 1) {
       path /= def_.name;
@@ -94,11 +96,20 @@ class TableSink {
     }
     QUIVER_ASSIGN_OR_RAISE(file_, AtomicFile::Create(path_));
     formats::WriteOptions write_options;  // CSV: ',', '"', a header, no NULLs to spell
-    QUIVER_ASSIGN_OR_RAISE(
-        writer_, formats::MakeTableWriter(options_.format == OutputFormat::kArrow
-                                              ? formats::FileFormat::kIpcFile
-                                              : formats::FileFormat::kCsv,
-                                          path_, file_.get(), def_.schema, write_options));
+    formats::FileFormat format = formats::FileFormat::kCsv;
+    if (options_.format == OutputFormat::kArrow) {
+      format = formats::FileFormat::kIpcFile;
+    } else if (options_.format == OutputFormat::kParquet) {
+      format = formats::FileFormat::kParquet;
+      // Emit() hands the writer batch_rows rows at a time: one row group each.
+      write_options.row_group_rows = options_.batch_rows;
+    }
+    if (options_.codec) {
+      write_options.codec = *options_.codec;
+      write_options.codec_chosen = true;
+    }
+    QUIVER_ASSIGN_OR_RAISE(writer_, formats::MakeTableWriter(format, path_, file_.get(),
+                                                             def_.schema, write_options));
     ++files_;
     return Status::OK();
   }

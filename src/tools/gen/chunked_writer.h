@@ -15,23 +15,30 @@
 // byte-identical whatever the thread count. With files_per_table K > 1 the
 // chunks are split into K contiguous ranges, one file each:
 // DIR/<table>/part-000.<ext> ... Every file is written through AtomicFile.
+// Parquet files get one row group per record batch (row groups of exactly
+// `batch_rows` rows, the last one of a file may be shorter).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "columnar/array.h"
 #include "common/status.h"
+#include "formats/compression/codec.h"
 
 namespace quiver::gen {
 
-enum class OutputFormat : int8_t { kArrow, kCsv };
+enum class OutputFormat : int8_t { kArrow, kCsv, kParquet };
 
 struct GenOptions {
   double scale_factor = 1;
   OutputFormat format = OutputFormat::kArrow;
+  // Arrow: IPC body compression (default none); Parquet: page compression
+  // (default zstd). CSV is never compressed.
+  std::optional<compression::Codec> codec;
   std::string out_dir;
   int files_per_table = 1;
   int64_t batch_rows = 122880;
