@@ -422,6 +422,10 @@ def test_parquet_carries_the_same_data(quiver_bin, tmp_path, benchmark):
                     for j in range(md.num_columns)} == {codec}, table
             # The same types (not null included) and values as the Arrow files.
             assert f.read().equals(expected), (d, table)
+    # Byte-identical whatever the thread count.
+    gen(quiver_bin, benchmark, 0.01, tmp_path / "pq1", "--format", "parquet", "--batch-rows", 5000,
+        threads=1)
+    assert file_bytes(tmp_path / "pq") == file_bytes(tmp_path / "pq1")
 
 
 def test_files_per_table(quiver_bin, tmp_path):
