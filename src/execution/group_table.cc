@@ -3,6 +3,8 @@
 #include <xxhash.h>
 
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace quiver::exec {
 
@@ -13,6 +15,17 @@ int WidthOf(const DataType& t) {
   if (t.id == TypeId::kBool || t.id == TypeId::kNull) return 0;
   if (t.id == TypeId::kString || t.id == TypeId::kBinary) return -1;
   return t.byte_width_of_values();
+}
+
+// Floating-point keys that compare equal must have equal bytes: -0.0 -> 0.0,
+// every NaN -> the canonical NaN.
+template <typename T>
+inline T Canonical(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x == 0) return T{0};
+    if (x != x) return std::numeric_limits<T>::quiet_NaN();
+  }
+  return x;
 }
 
 // Bytes of one value (its presence byte included).
@@ -33,7 +46,20 @@ inline uint8_t* WriteValue(const VectorRef& v, const kernels::ValidAccess& valid
   *p++ = 1;
   const int64_t s = v.index(i);
   if (width > 0) {
-    std::memcpy(p, v.array->GetRaw<uint8_t>(1) + (v.array->offset + s) * width, static_cast<size_t>(width));
+    const uint8_t* src = v.array->GetRaw<uint8_t>(1) + (v.array->offset + s) * width;
+    if (v.array->type->id == TypeId::kDouble) {
+      double d;
+      std::memcpy(&d, src, 8);
+      d = Canonical(d);
+      std::memcpy(p, &d, 8);
+    } else if (v.array->type->id == TypeId::kFloat) {
+      float f;
+      std::memcpy(&f, src, 4);
+      f = Canonical(f);
+      std::memcpy(p, &f, 4);
+    } else {
+      std::memcpy(p, src, static_cast<size_t>(width));
+    }
     return p + width;
   }
   if (width == 0) {
@@ -49,6 +75,7 @@ inline uint8_t* WriteValue(const VectorRef& v, const kernels::ValidAccess& valid
 }
 
 // Column c of fixed-width keys: presence byte at `off`, value after it.
+// T is the value type (floats are canonicalized).
 template <typename T>
 void WriteFixedColumn(const VectorRef& v, int64_t n, uint8_t* base, int stride, int off) {
   kernels::ValidAccess valid(v);
@@ -57,7 +84,7 @@ void WriteFixedColumn(const VectorRef& v, int64_t n, uint8_t* base, int stride, 
       for (int64_t i = 0; i < n; ++i) {
         uint8_t* row = base + i * stride + off;
         row[0] = 1;
-        const T x = get(i);
+        const T x = Canonical<T>(get(i));
         std::memcpy(row + 1, &x, sizeof(T));
       }
     } else {
@@ -66,7 +93,7 @@ void WriteFixedColumn(const VectorRef& v, int64_t n, uint8_t* base, int stride, 
         const bool ok = valid(i);
         row[0] = ok;
         // NULL keys must compare equal: zero their value bytes.
-        const T x = ok ? get(i) : T{};
+        const T x = ok ? Canonical<T>(get(i)) : T{};
         std::memcpy(row + 1, &x, sizeof(T));
       }
     }
@@ -81,11 +108,13 @@ KeyLayout::KeyLayout(std::vector<TypeRef> key_types) : types(std::move(key_types
     const int width = WidthOf(*t);
     if (width < 0) {
       fixed_width = -1;
+      offsets.clear();
       return;
     }
+    offsets.push_back(w);
     w += 1 + (width == 0 ? 1 : width);
   }
-  fixed_width = w;
+  fixed_width = (w + 7) / 8 * 8;
 }
 
 void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<uint8_t>* out,
@@ -122,20 +151,35 @@ void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, 
   out->width = stride;
   out->data.resize(static_cast<size_t>(std::max<int64_t>(n * stride, 1)));
   uint8_t* base = out->data.data();
-  int off = 0;
+  // Zero the last word of each row first: padding bytes take part in
+  // hashing and comparison.
+  for (int64_t i = 0; i < n; ++i) std::memset(base + i * stride + stride - 8, 0, 8);
   for (size_t c = 0; c < cols.size(); ++c) {
     const DataType& t = *layout.types[c];
+    const int off = layout.offsets[c];
     const int width = WidthOf(t);
     if (width == 0) {  // bool / null: presence byte + one value byte
-      kernels::ValidAccess valid(cols[c]);
-      const bool is_null_type = t.id == TypeId::kNull;
-      for (int64_t i = 0; i < n; ++i) {
-        uint8_t* row = base + i * stride + off;
-        const bool ok = !is_null_type && valid(i);
-        row[0] = ok;
-        row[1] = ok ? kernels::BoolAccess(cols[c])(i) : 0;
+      uint8_t* rows = base + off;
+      if (t.id == TypeId::kNull) {
+        for (int64_t i = 0; i < n; ++i) rows[i * stride] = rows[i * stride + 1] = 0;
+        continue;
       }
-      off += 2;
+      kernels::ValidAccess valid(cols[c]);
+      kernels::BoolAccess get(cols[c]);
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t* row = rows + i * stride;
+        const bool ok = valid(i);
+        row[0] = ok;
+        row[1] = ok ? get(i) : 0;
+      }
+      continue;
+    }
+    if (t.id == TypeId::kDouble) {
+      WriteFixedColumn<double>(cols[c], n, base, stride, off);
+      continue;
+    }
+    if (t.id == TypeId::kFloat) {
+      WriteFixedColumn<float>(cols[c], n, base, stride, off);
       continue;
     }
     switch (width) {
@@ -169,7 +213,6 @@ void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, 
         }
       }
     }
-    off += 1 + width;
   }
 }
 
@@ -199,15 +242,69 @@ Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder,
   return builder->AppendArraySlice(*one, 0, 1);
 }
 
+Result<ArrayRef> ExtractKeyColumn(const KeyLayout& layout, size_t c, int64_t n,
+                                  const std::function<const uint8_t*(int64_t)>& key, MemoryPool* pool) {
+  const TypeRef& type = layout.types[c];
+  const int off = layout.offsets[c];
+  if (type->id == TypeId::kNull) return MakeArrayOfNull(type, n, pool);
+  QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, pool));
+  uint8_t* vbits = validity->mutable_data();
+  int64_t nulls = 0;
+  std::shared_ptr<MutableBuffer> values;
+  const int width = WidthOf(*type);
+  if (width == 0) {  // bool
+    QUIVER_ASSIGN_OR_RAISE(values, kernels::AllocateBitmap(n, pool));
+    uint8_t* bits = values->mutable_data();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* k = key(i) + off;
+      if (k[0]) {
+        bit_util::SetBit(vbits, i);
+        if (k[1]) bit_util::SetBit(bits, i);
+      } else {
+        ++nulls;
+      }
+    }
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(values, kernels::AllocateValues(n, width, pool));
+    uint8_t* dst = values->mutable_data();
+    const size_t w = static_cast<size_t>(width);
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* k = key(i) + off;
+      // NULL keys hold zero value bytes: copy them as they are.
+      std::memcpy(dst + static_cast<size_t>(i) * w, k + 1, w);
+      if (k[0]) {
+        bit_util::SetBit(vbits, i);
+      } else {
+        ++nulls;
+      }
+    }
+  }
+  return ArrayData::Make(type, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values}, nulls);
+}
+
 uint64_t HashKey(const uint8_t* key, uint32_t len) {
-  return len == 0 ? 0x9e3779b97f4a7c15ULL : XXH3_64bits(key, len);
+  if (len == 0) return 0x9e3779b97f4a7c15ULL;
+  if (len % 8 != 0) return XXH3_64bits(key, len);
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+  for (uint32_t i = 0; i < len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, key + i, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+  }
+  h ^= h >> 32;
+  h *= 0xd6e8feb86659fd93ULL;
+  h ^= h >> 32;
+  return h;
 }
 
 GroupTable::GroupTable(const std::vector<AggregateSpec>* aggs, const std::vector<int>* offsets, int row_size,
-                       int key_width)
+                       int key_width, int initial_slots)
     : aggs_(aggs), offsets_(offsets), row_size_(row_size), key_width_(key_width) {
-  slots_.assign(1024, 0);
-  mask_ = 1023;
+  uint64_t cap = 16;
+  while (cap < static_cast<uint64_t>(initial_slots)) cap <<= 1;
+  slots_.assign(cap, 0);
+  mask_ = cap - 1;
 }
 
 GroupTable::~GroupTable() { DestroyStates(); }
@@ -216,9 +313,34 @@ void GroupTable::Reserve(int64_t groups) {
   while (static_cast<uint64_t>(groups) * 2 > mask_) Grow();
   hashes_.reserve(static_cast<size_t>(groups));
   states_.reserve(static_cast<size_t>(groups * row_size_));
+  if (key_width_ >= 0) keys_.reserve(static_cast<size_t>(groups * key_width_));
 }
 
-int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
+int64_t GroupTable::FindOrCreateFixed(const uint8_t* key, uint64_t h) {
+  const uint64_t tag = h & 0xffffffff00000000ULL;
+  const size_t words = static_cast<size_t>(key_width_) / 8;
+  uint64_t pos = h & mask_;
+  for (;;) {
+    const uint64_t slot = slots_[pos];
+    if (slot == 0) break;
+    if ((slot & 0xffffffff00000000ULL) == tag) {
+      const int64_t g = static_cast<int64_t>(slot & 0xffffffffULL) - 1;
+      const uint8_t* gkey = keys_.data() + g * key_width_;
+      uint64_t diff = 0;
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t a, b;
+        std::memcpy(&a, gkey + w * 8, 8);
+        std::memcpy(&b, key + w * 8, 8);
+        diff |= a ^ b;
+      }
+      if (diff == 0) return g;
+    }
+    pos = (pos + 1) & mask_;
+  }
+  return Insert(pos, tag, key, static_cast<uint32_t>(key_width_), h);
+}
+
+int64_t GroupTable::FindOrCreateVariable(const uint8_t* key, uint32_t len, uint64_t h) {
   const uint64_t tag = h & 0xffffffff00000000ULL;
   uint64_t pos = h & mask_;
   for (;;) {
@@ -232,11 +354,24 @@ int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
     }
     pos = (pos + 1) & mask_;
   }
+  return Insert(pos, tag, key, len, h);
+}
+
+int64_t GroupTable::Insert(uint64_t pos, uint64_t tag, const uint8_t* key, uint32_t len, uint64_t h) {
   const int64_t g = size();
   slots_[pos] = tag | static_cast<uint64_t>(g + 1);
   hashes_.push_back(h);
   if (key_width_ < 0 && key_offsets_.empty()) key_offsets_.push_back(0);
-  if (len) keys_.insert(keys_.end(), key, key + len);
+  if (len) {
+    const size_t at = keys_.size();
+    keys_.resize(at + len);
+    uint8_t* dst = keys_.data() + at;
+    if (key_width_ > 0) {
+      for (uint32_t w = 0; w < len; w += 8) std::memcpy(dst + w, key + w, 8);
+    } else {
+      std::memcpy(dst, key, len);
+    }
+  }
   if (key_width_ < 0) key_offsets_.push_back(static_cast<uint32_t>(keys_.size()));
   states_.resize(static_cast<size_t>((g + 1) * row_size_), 0);
   uint8_t* st = state(g);
@@ -245,6 +380,24 @@ int64_t GroupTable::FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
   }
   if (static_cast<uint64_t>(size()) * 2 > mask_) Grow();
   return g;
+}
+
+void GroupTable::FindOrCreateAll(const KeyRows& keys, const uint64_t* hashes, int64_t n, int64_t* gids) {
+  // Prefetch a window of slots ahead of the probes: the table is usually
+  // larger than the caches.
+  constexpr int64_t kAhead = 16;
+  for (int64_t i = 0; i < std::min(n, kAhead); ++i) Prefetch(hashes[i]);
+  if (key_width_ > 0) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) Prefetch(hashes[i + kAhead]);
+      gids[i] = FindOrCreateFixed(keys.key(i), hashes[i]);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) Prefetch(hashes[i + kAhead]);
+      gids[i] = FindOrCreateVariable(keys.key(i), keys.size(i), hashes[i]);
+    }
+  }
 }
 
 int64_t GroupTable::MemoryBytes() const {

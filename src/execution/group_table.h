@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "columnar/builder.h"
@@ -23,7 +24,8 @@ namespace quiver::exec {
 
 struct KeyLayout {
   std::vector<TypeRef> types;
-  int fixed_width = -1;  // bytes per key when all columns are fixed-width; -1 otherwise
+  int fixed_width = -1;  // bytes per key (a multiple of 8) when all columns are fixed-width; -1 otherwise
+  std::vector<int> offsets;  // fixed layout: where column c's presence byte is
   explicit KeyLayout(std::vector<TypeRef> key_types);
 };
 
@@ -46,7 +48,12 @@ void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<ui
 // Reads one serialized value of `type` at *p into `builder`, advancing *p.
 // `fixed_layout`: the value comes from SerializeKeys with a fixed width.
 Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder, bool fixed_layout = false);
+// Column `c` of `n` fixed-layout keys (key(i) gives key i), as an array.
+Result<ArrayRef> ExtractKeyColumn(const KeyLayout& layout, size_t c, int64_t n,
+                                  const std::function<const uint8_t*(int64_t)>& key, MemoryPool* pool);
 
+// A pure function of the key bytes: 64-bit words through a multiply-mix when
+// the length is a multiple of 8 (fixed layouts), XXH3 otherwise.
 uint64_t HashKey(const uint8_t* key, uint32_t len);
 
 class GroupTable {
@@ -54,7 +61,7 @@ class GroupTable {
   // `aggs`/`offsets` describe the state row (null for callers that manage
   // zero-initialized states themselves). `key_width` >= 0: fixed-size keys.
   GroupTable(const std::vector<AggregateSpec>* aggs, const std::vector<int>* offsets, int row_size,
-             int key_width = -1);
+             int key_width = -1, int initial_slots = 1024);
   ~GroupTable();
   GroupTable(const GroupTable&) = delete;
   GroupTable& operator=(const GroupTable&) = delete;
@@ -72,13 +79,22 @@ class GroupTable {
   uint64_t hash(int64_t g) const { return hashes_[static_cast<size_t>(g)]; }
 
   // The group with this key, created (states initialized) when new.
-  int64_t FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h);
+  int64_t FindOrCreate(const uint8_t* key, uint32_t len, uint64_t h) {
+    if (key_width_ > 0) return FindOrCreateFixed(key, h);
+    return FindOrCreateVariable(key, len, h);
+  }
+  // Group ids of n keys (fixed or variable, as KeyRows holds them).
+  void FindOrCreateAll(const KeyRows& keys, const uint64_t* hashes, int64_t n, int64_t* gids);
+  void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[h & mask_]); }
   void Reserve(int64_t groups);
   int64_t MemoryBytes() const;
   void DestroyStates();
 
  private:
   void Grow();
+  int64_t FindOrCreateFixed(const uint8_t* key, uint64_t h);
+  int64_t FindOrCreateVariable(const uint8_t* key, uint32_t len, uint64_t h);
+  int64_t Insert(uint64_t pos, uint64_t tag, const uint8_t* key, uint32_t len, uint64_t h);
 
   const std::vector<AggregateSpec>* aggs_;
   const std::vector<int>* offsets_;

@@ -541,6 +541,58 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
   std::vector<int> lpos, rpos;
   QUIVER_ASSIGN_OR_RAISE(left, EnsureColumns(std::move(left), lb, lkeys, &lpos));
   QUIVER_ASSIGN_OR_RAISE(right, EnsureColumns(std::move(right), rb, rkeys, &rpos));
+  // A semi or anti join of a small left side against a large right side:
+  // build the left side and let the right side mark it (RIGHT_SEMI /
+  // RIGHT_ANTI, see physical_hash_join.h).
+  const double left_rows = lop->estimated_rows, right_rows = rop->estimated_rows;
+  if ((type == JoinType::kSemi || type == JoinType::kAnti) && !null_aware && left_rows >= 0 &&
+      right_rows >= 0 && left_rows * 4 < right_rows && right_rows > 10000) {
+    HashJoinSpec spec;
+    spec.type = type;
+    spec.emit_build = true;
+    spec.probe_keys = rpos;
+    spec.build_keys = lpos;
+    for (const auto& k : keys) spec.nulls_equal.push_back(k.nulls_equal);
+    // Residual over (right ++ extra) ++ (left ++ extra).
+    if (!residual.empty()) {
+      std::vector<ColumnBinding> both = rb;
+      both.resize(right->types().size(), ColumnBinding{-2, -2});
+      both.insert(both.end(), lb.begin(), lb.end());
+      both.resize(left->types().size() + right->types().size(), ColumnBinding{-2, -2});
+      std::vector<ExprPtr> bound;
+      for (const auto& r : residual) {
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
+        bound.push_back(std::move(b));
+      }
+      spec.residual = plan::MakeAnd(std::move(bound));
+    }
+    // Probe rows without a partner cannot mark anything, for semi and anti
+    // alike: the small side's keys filter the large side's scan.
+    if (options_.runtime_filters && RuntimeFilterSupports(*right->types()[static_cast<size_t>(rpos[0])]) &&
+        !spec.nulls_equal[0]) {
+      spec.runtime_filter = std::make_shared<RuntimeFilter>();
+      spec.runtime_filter->type = right->types()[static_cast<size_t>(rpos[0])];
+      WireRuntimeFilter(right.get(), rpos[0], spec.runtime_filter);
+    }
+    const std::vector<TypeRef> build_types = left->types();
+    auto hj = std::make_unique<PhysicalHashJoin>(std::vector<TypeRef>{}, std::move(spec), build_types);
+    hj->children().push_back(std::move(right));
+    hj->children().push_back(std::move(left));
+    PhysicalOpPtr out = std::make_unique<PhysicalJoinBuildRows>(build_types, type == JoinType::kAnti);
+    out->children().push_back(std::move(hj));
+    if (build_types.size() > left_width) {  // drop computed key columns again
+      std::vector<ExprPtr> keep;
+      std::vector<TypeRef> kt;
+      for (size_t i = 0; i < left_width; ++i) {
+        keep.push_back(plan::MakeBoundRef(static_cast<int>(i), build_types[i]));
+        kt.push_back(build_types[i]);
+      }
+      auto p = std::make_unique<PhysicalProjection>(std::move(kt), std::move(keep));
+      p->children().push_back(std::move(out));
+      out = std::move(p);
+    }
+    return out;
+  }
   // Key types must agree (the binder cast both sides to the comparison type).
   HashJoinSpec spec;
   spec.type = type;

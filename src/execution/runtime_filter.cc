@@ -18,6 +18,47 @@ bool RuntimeFilterSupports(const DataType& t) {
 
 namespace {
 
+// Word index from the high bits, two bit positions from the low 12.
+inline uint64_t BloomHash(int64_t v) {
+  uint64_t x = static_cast<uint64_t>(v) + 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+inline uint64_t BloomBits(uint64_t h) { return (uint64_t{1} << (h & 63)) | (uint64_t{1} << ((h >> 6) & 63)); }
+
+}  // namespace
+
+void RuntimeFilter::AddKeys(const std::vector<int64_t>& keys) {
+  if (keys.empty()) return;
+  const uint64_t range = static_cast<uint64_t>(max - min) + 1;
+  // A bitmap when the range is at most 64x the key count (and 256 Mbit).
+  if (range <= static_cast<uint64_t>(keys.size()) * 64 && range <= (uint64_t{1} << 28)) {
+    bitmap.assign((range + 63) / 64, 0);
+    for (int64_t v : keys) {
+      const uint64_t off = static_cast<uint64_t>(v - min);
+      bitmap[off >> 6] |= uint64_t{1} << (off & 63);
+    }
+    return;
+  }
+  // A Bloom filter: only worth it when it rejects most rows cheaply and
+  // fits the caches reasonably (up to 16 MiB).
+  if (keys.size() > (size_t{1} << 23)) return;
+  uint64_t words = 1024;  // at least 8 KiB: small key sets get few false positives
+  while (words * 64 < keys.size() * 16) words <<= 1;
+  bloom.assign(words, 0);
+  const int shift = 64 - __builtin_ctzll(words);
+  for (int64_t v : keys) {
+    const uint64_t h = BloomHash(v);
+    bloom[h >> shift] |= BloomBits(h);
+  }
+}
+
+namespace {
+
 template <typename T>
 int64_t ApplyTyped(const RuntimeFilter& f, const VectorRef& v, int64_t n, const uint32_t* in, uint32_t* out) {
   const T* values = v.values<T>();
@@ -26,13 +67,21 @@ int64_t ApplyTyped(const RuntimeFilter& f, const VectorRef& v, int64_t n, const 
   const bool nulls = !valid.always_valid();
   const uint64_t range = static_cast<uint64_t>(f.max - f.min);
   const uint64_t* bits = f.bitmap.empty() ? nullptr : f.bitmap.data();
+  const uint64_t* bloom = f.bloom.empty() ? nullptr : f.bloom.data();
+  const int shift = bloom ? 64 - __builtin_ctzll(f.bloom.size()) : 0;
   const int64_t lo = f.min;
   int64_t k = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t slot = sel ? sel[i] : i;
-    const uint64_t off = static_cast<uint64_t>(static_cast<int64_t>(values[slot]) - lo);
+    const int64_t x = static_cast<int64_t>(values[slot]);
+    const uint64_t off = static_cast<uint64_t>(x - lo);
     bool pass = off <= range;
     if (bits != nullptr) pass = pass && ((bits[off >> 6] >> (off & 63)) & 1);
+    if (bloom != nullptr) {
+      const uint64_t h = BloomHash(x);
+      const uint64_t want = BloomBits(h);
+      pass = pass && (bloom[h >> shift] & want) == want;
+    }
     if (nulls) pass = pass && valid(i);
     out[k] = in ? in[i] : static_cast<uint32_t>(i);
     k += pass;
@@ -64,7 +113,8 @@ bool RuntimeFilter::MayMatch(const Value& lo, const Value& hi) const {
 std::string RuntimeFilter::ToString() const {
   if (!ready) return "runtime filter (not built)";
   if (empty) return "runtime filter: empty";
-  return fmt::format("runtime filter [{}, {}]{}", min, max, bitmap.empty() ? "" : " + bitmap");
+  return fmt::format("runtime filter [{}, {}]{}", min, max,
+                     !bitmap.empty() ? " + bitmap" : !bloom.empty() ? " + bloom" : "");
 }
 
 }  // namespace quiver::exec

@@ -1,6 +1,8 @@
 // Runtime join filters: after a hash join has built its table, it publishes
 // what the build keys can be — their [min, max] range, and for integer keys
-// over a dense enough range a bitmap of the present values — to the scan on
+// over a dense enough range a bitmap of the present values, else a blocked
+// Bloom filter (16 bits per key, two bits set per key in one 64-bit word,
+// about 1% false positives) — to the scan on
 // the probe side. The scan skips units whose statistics miss the range and
 // drops rows that cannot find a partner before they travel through the
 // pipeline (ENGINE.md: "Getting fewer rows to the join").
@@ -27,6 +29,10 @@ struct RuntimeFilter {
   int64_t min = 0;
   int64_t max = 0;
   std::vector<uint64_t> bitmap;  // bit (v - min) set when v is a key; empty = none
+  std::vector<uint64_t> bloom;   // blocked Bloom filter (power-of-two words); empty = none
+
+  // Builds bitmap or Bloom filter from the build keys (min/max set first).
+  void AddKeys(const std::vector<int64_t>& keys);
 
   std::atomic<int64_t> rows_in{0};
   std::atomic<int64_t> rows_out{0};

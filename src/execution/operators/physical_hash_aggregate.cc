@@ -23,19 +23,24 @@ inline int PartitionOf(uint64_t hash) { return static_cast<int>(hash >> (64 - kP
 // the key, the serialized value.
 using DistinctSet = std::unordered_set<std::string>;
 
+// Per thread: one table per hash partition (one table without GROUP BY).
+using PartitionedTables = std::vector<std::unique_ptr<GroupTable>>;
+
 struct AggLocal : LocalSinkState {
-  std::unique_ptr<GroupTable> table;
+  PartitionedTables tables;
   std::vector<DistinctSet> distinct;
   std::unique_ptr<MemoryReservation> memory;
   KeyRows keys;
   std::vector<uint64_t> hashes;
   std::vector<int64_t> gids;
+  std::vector<uint8_t> parts;
+  std::vector<uint8_t*> rows;  // state row of each input row
   std::vector<uint8_t*> states;
 };
 
 struct AggGlobal : GlobalSinkState {
   std::mutex mu;
-  std::vector<std::unique_ptr<GroupTable>> tables;  // one per thread, merged at Finalize
+  std::vector<PartitionedTables> tables;  // one per thread, merged at Finalize
   std::vector<std::unique_ptr<MemoryReservation>> reservations;
   std::vector<DistinctSet> distinct;
   // After Finalize: output columns per partition.
@@ -85,7 +90,10 @@ Result<std::unique_ptr<GlobalSinkState>> PhysicalHashAggregate::GetGlobalSinkSta
 Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::GetLocalSinkState(ExecutionContext& ctx,
                                                                                   GlobalSinkState&, int) const {
   auto l = std::make_unique<AggLocal>();
-  l->table = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_);
+  const int parts = groups_.empty() ? 1 : kPartitions;
+  for (int p = 0; p < parts; ++p) {
+    l->tables.push_back(std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_, 64));
+  }
   l->distinct.resize(aggregates_.size());
   l->memory = std::make_unique<MemoryReservation>(ctx.pool());
   return std::unique_ptr<LocalSinkState>(std::move(l));
@@ -98,21 +106,39 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
   if (n == 0) return Status::OK();
   const uint32_t* sel = input.sel_data();
   auto ref = [&](int col) { return VectorRef{input.columns[static_cast<size_t>(col)].get(), sel, false}; };
-  // Group ids.
-  l.gids.resize(static_cast<size_t>(n));
+  // The state row of every input row: keys -> hashes -> (partition, group).
+  l.rows.resize(static_cast<size_t>(n));
   if (groups_.empty()) {
-    const uint64_t h = HashKey(nullptr, 0);
-    const int64_t g = l.table->FindOrCreate(nullptr, 0, h);
-    std::fill(l.gids.begin(), l.gids.end(), g);
+    GroupTable& t = *l.tables[0];
+    const int64_t g = t.FindOrCreate(nullptr, 0, HashKey(nullptr, 0));
+    std::fill(l.rows.begin(), l.rows.end(), t.state(g));
   } else {
     std::vector<VectorRef> keys;
     for (int g : groups_) keys.push_back(ref(g));
     SerializeKeys(KeyLayout(group_types_), keys, n, &l.keys);
     l.hashes.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) l.hashes[static_cast<size_t>(i)] = HashKey(l.keys.key(i), l.keys.size(i));
+    l.parts.resize(static_cast<size_t>(n));
+    l.gids.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
-      l.gids[static_cast<size_t>(i)] = l.table->FindOrCreate(l.keys.key(i), l.keys.size(i), l.hashes[static_cast<size_t>(i)]);
+      const uint64_t h = HashKey(l.keys.key(i), l.keys.size(i));
+      l.hashes[static_cast<size_t>(i)] = h;
+      l.parts[static_cast<size_t>(i)] = static_cast<uint8_t>(PartitionOf(h));
     }
+    // Probe with the slots of the next rows already on their way.
+    constexpr int64_t kAhead = 16;
+    for (int64_t i = 0; i < std::min(n, kAhead); ++i) {
+      l.tables[l.parts[static_cast<size_t>(i)]]->Prefetch(l.hashes[static_cast<size_t>(i)]);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) {
+        const size_t j = static_cast<size_t>(i + kAhead);
+        l.tables[l.parts[j]]->Prefetch(l.hashes[j]);
+      }
+      const size_t k = static_cast<size_t>(i);
+      l.gids[k] = l.tables[l.parts[k]]->FindOrCreate(l.keys.key(i), l.keys.size(i), l.hashes[k]);
+    }
+    // Inserts may move a table's states: take the pointers afterwards.
+    for (size_t k = 0; k < static_cast<size_t>(n); ++k) l.rows[k] = l.tables[l.parts[k]]->state(l.gids[k]);
   }
   // Update every aggregate.
   for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -162,20 +188,22 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
     l.states.resize(static_cast<size_t>(m));
     for (int64_t i = 0; i < m; ++i) {
       const int64_t row = filtered ? rows[static_cast<size_t>(i)] : i;
-      l.states[static_cast<size_t>(i)] = l.table->state(l.gids[static_cast<size_t>(row)]) + state_offsets_[a];
+      l.states[static_cast<size_t>(i)] = l.rows[static_cast<size_t>(row)] + state_offsets_[a];
     }
     QUIVER_RETURN_NOT_OK(spec.function->update(args, m, l.states.data()));
   }
   int64_t distinct_bytes = 0;
   for (const auto& d : l.distinct) distinct_bytes += static_cast<int64_t>(d.size()) * 64;
-  return l.memory->Update(l.table->MemoryBytes() + distinct_bytes);
+  int64_t table_bytes = 0;
+  for (const auto& t : l.tables) table_bytes += t->MemoryBytes();
+  return l.memory->Update(table_bytes + distinct_bytes);
 }
 
 Status PhysicalHashAggregate::Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const {
   auto& g = static_cast<AggGlobal&>(gstate);
   auto& l = static_cast<AggLocal&>(lstate);
   std::lock_guard<std::mutex> lock(g.mu);
-  g.tables.push_back(std::move(l.table));
+  g.tables.push_back(std::move(l.tables));
   g.reservations.push_back(std::move(l.memory));
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (g.distinct[a].empty()) {
@@ -192,40 +220,49 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
   auto& g = static_cast<AggGlobal&>(gstate);
   const size_t ngroups = groups_.size();
   const bool fixed = key_width_ >= 0;
+  const size_t nparts = groups_.empty() ? 1 : kPartitions;
   // An aggregate without GROUP BY has one row even over no input.
-  if (g.tables.empty()) g.tables.push_back(std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_));
-  if (ngroups == 0 && g.tables[0]->size() == 0 && !aggregates_.empty()) {
-    g.tables[0]->FindOrCreate(nullptr, 0, HashKey(nullptr, 0));
+  if (g.tables.empty()) {
+    PartitionedTables tables;
+    for (size_t p = 0; p < nparts; ++p) {
+      tables.push_back(std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_, 64));
+    }
+    g.tables.push_back(std::move(tables));
   }
-  // Merge the threads' tables partition by partition (in parallel), or take
-  // the only one as it is.
-  std::vector<std::unique_ptr<GroupTable>> parts;
-  bool has_distinct = false;
-  for (const auto& a : aggregates_) has_distinct |= a.distinct;
-  if (g.tables.size() == 1 && !has_distinct) {
-    parts.push_back(std::move(g.tables[0]));
-  } else {
-    parts.resize(kPartitions);
-    QUIVER_RETURN_NOT_OK(ParallelFor(kPartitions, [&](int64_t p) -> Status {
-      auto t = std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_);
-      for (const auto& src : g.tables) {
-        for (int64_t i = 0; i < src->size(); ++i) {
-          if (PartitionOf(src->hash(i)) != p) continue;
-          uint32_t len;
-          const uint8_t* key = src->key(i, &len);
-          const int64_t gid = t->FindOrCreate(key, len, src->hash(i));
-          for (size_t a = 0; a < aggregates_.size(); ++a) {
-            if (aggregates_[a].distinct) continue;
-            aggregates_[a].function->combine(src->state(i) + state_offsets_[a], t->state(gid) + state_offsets_[a]);
-          }
+  if (ngroups == 0 && g.tables[0][0]->size() == 0 && !aggregates_.empty()) {
+    g.tables[0][0]->FindOrCreate(nullptr, 0, HashKey(nullptr, 0));
+  }
+  // Merge partition by partition (in parallel): the threads' tables of a
+  // partition go into the largest of them.
+  std::vector<std::unique_ptr<GroupTable>> parts(nparts);
+  QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nparts), [&](int64_t p) -> Status {
+    const size_t pi = static_cast<size_t>(p);
+    size_t largest = 0;
+    for (size_t k = 1; k < g.tables.size(); ++k) {
+      if (g.tables[k][pi]->size() > g.tables[largest][pi]->size()) largest = k;
+    }
+    std::unique_ptr<GroupTable> t = std::move(g.tables[largest][pi]);
+    for (size_t k = 0; k < g.tables.size(); ++k) {
+      if (k == largest) continue;
+      std::unique_ptr<GroupTable> src = std::move(g.tables[k][pi]);
+      const int64_t size = src->size();
+      for (int64_t i = 0; i < size; ++i) {
+        if (i + 8 < size) t->Prefetch(src->hash(i + 8));
+        uint32_t len;
+        const uint8_t* key = src->key(i, &len);
+        const int64_t gid = t->FindOrCreate(key, len, src->hash(i));
+        for (size_t a = 0; a < aggregates_.size(); ++a) {
+          if (aggregates_[a].distinct) continue;
+          aggregates_[a].function->combine(src->state(i) + state_offsets_[a], t->state(gid) + state_offsets_[a]);
         }
       }
-      parts[static_cast<size_t>(p)] = std::move(t);
-      return Status::OK();
-    }));
-    g.tables.clear();  // destroys the threads' states
-    g.reservations.clear();
-  }
+      // `src` (and its states) go here.
+    }
+    parts[pi] = std::move(t);
+    return Status::OK();
+  }));
+  g.tables.clear();
+  g.reservations.clear();
   // DISTINCT aggregates: feed the merged (group, value) pairs.
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (!aggregates_[a].distinct || g.distinct[a].empty()) continue;
@@ -261,26 +298,39 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     g.distinct[a].clear();
   }
   // Groups and states -> columns, one partition per task.
+  const KeyLayout layout(group_types_);
   g.result.assign(parts.size(), {});
   g.result_rows.assign(parts.size(), 0);
   QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(parts.size()), [&](int64_t p) -> Status {
     GroupTable& t = *parts[static_cast<size_t>(p)];
     const int64_t n = t.size();
-    std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
-    for (size_t k = 0; k < ngroups; ++k) {
-      QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(types_[k], ctx.pool()));
-      QUIVER_RETURN_NOT_OK(b->Reserve(n));
-      key_builders.push_back(std::move(b));
-    }
-    for (int64_t i = 0; i < n && ngroups > 0; ++i) {
-      uint32_t len;
-      const uint8_t* kp = t.key(i, &len);
-      for (size_t k = 0; k < ngroups; ++k) QUIVER_RETURN_NOT_OK(ReadValue(*types_[k], &kp, key_builders[k].get(), fixed));
-    }
     std::vector<ArrayRef> cols;
-    for (auto& b : key_builders) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
-      cols.push_back(std::move(a));
+    if (fixed) {
+      // Column by column out of the fixed-width key rows.
+      auto key = [&t](int64_t i) {
+        uint32_t len;
+        return t.key(i, &len);
+      };
+      for (size_t k = 0; k < ngroups; ++k) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ExtractKeyColumn(layout, k, n, key, ctx.pool()));
+        cols.push_back(std::move(a));
+      }
+    } else {
+      std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
+      for (size_t k = 0; k < ngroups; ++k) {
+        QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(types_[k], ctx.pool()));
+        QUIVER_RETURN_NOT_OK(b->Reserve(n));
+        key_builders.push_back(std::move(b));
+      }
+      for (int64_t i = 0; i < n && ngroups > 0; ++i) {
+        uint32_t len;
+        const uint8_t* kp = t.key(i, &len);
+        for (size_t k = 0; k < ngroups; ++k) QUIVER_RETURN_NOT_OK(ReadValue(*types_[k], &kp, key_builders[k].get()));
+      }
+      for (auto& b : key_builders) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
+        cols.push_back(std::move(a));
+      }
     }
     std::vector<uint8_t*> states(static_cast<size_t>(n));
     for (size_t a = 0; a < aggregates_.size(); ++a) {

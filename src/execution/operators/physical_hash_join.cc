@@ -1,6 +1,7 @@
 #include "execution/operators/physical_hash_join.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "common/thread_pool.h"
@@ -27,6 +28,8 @@ struct BuildGlobal : GlobalSinkState {
   std::vector<uint64_t> hashes;
   uint64_t mask = 0;
   bool has_null_key = false;  // some row has a NULL key (null-aware joins)
+  // Build-side output (emit_build): build rows that found a partner.
+  std::unique_ptr<std::atomic<uint8_t>[]> marked;
 };
 
 struct BuildLocal : LocalSinkState {
@@ -45,8 +48,8 @@ struct ProbeState : OperatorState {
   size_t emitted = 0;
   bool done = false;  // all chains walked for this chunk
   std::unique_ptr<ExpressionExecutor> residual;
-  std::vector<uint32_t> cand_probe, cand_build, pass;
-  std::vector<uint8_t> equal;
+  std::vector<uint32_t> cand_probe, cand_build, pass, still;
+  std::vector<uint8_t> equal, null_key;
 };
 
 Result<std::vector<ArrayRef>> Dense(const DataChunk& chunk, MemoryPool* pool) { return FlattenChunk(chunk, pool); }
@@ -54,7 +57,8 @@ Result<std::vector<ArrayRef>> Dense(const DataChunk& chunk, MemoryPool* pool) { 
 }  // namespace
 
 std::string PhysicalHashJoin::ParamsToString() const {
-  std::string s = plan::JoinTypeName(spec_.type);
+  std::string s = spec_.emit_build ? (spec_.type == JoinType::kAnti ? "RIGHT_ANTI" : "RIGHT_SEMI")
+                                   : plan::JoinTypeName(spec_.type);
   if (spec_.null_aware) s += " (null-aware)";
   for (size_t i = 0; i < spec_.probe_keys.size(); ++i) {
     s += fmt::format(" #{} {} #{}", spec_.probe_keys[i], spec_.nulls_equal[i] ? "IS NOT DISTINCT FROM" : "=",
@@ -117,6 +121,10 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
     QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
   }
   g.parts.clear();
+  if (spec_.emit_build) {
+    g.marked.reset(new std::atomic<uint8_t>[static_cast<size_t>(std::max<int64_t>(n, 1))]);
+    for (int64_t i = 0; i < n; ++i) g.marked[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
+  }
   // Hash the keys (in parallel slices).
   g.hashes.assign(static_cast<size_t>(n), 0);
   std::vector<uint8_t> null_key(static_cast<size_t>(n), 0);
@@ -168,29 +176,19 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
           return key.GetValues<int64_t>(1)[i];
       }
     };
-    int64_t count = 0;
+    std::vector<int64_t> keys;
+    keys.reserve(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       if (null_key[static_cast<size_t>(i)] || key.IsNull(i)) continue;
       const int64_t v = value(i);
       lo = std::min(lo, v);
       hi = std::max(hi, v);
-      ++count;
+      keys.push_back(v);
     }
-    f.empty = count == 0;
+    f.empty = keys.empty();
     f.min = lo;
     f.max = hi;
-    // A bitmap when the range is at most 64x the key count (and 256 Mbit).
-    if (count > 0) {
-      const uint64_t range = static_cast<uint64_t>(hi - lo) + 1;
-      if (range <= static_cast<uint64_t>(count) * 64 && range <= (uint64_t{1} << 28)) {
-        f.bitmap.assign((range + 63) / 64, 0);
-        for (int64_t i = 0; i < n; ++i) {
-          if (null_key[static_cast<size_t>(i)] || key.IsNull(i)) continue;
-          const uint64_t off = static_cast<uint64_t>(value(i) - lo);
-          f.bitmap[off >> 6] |= uint64_t{1} << (off & 63);
-        }
-      }
-    }
+    f.AddKeys(keys);
     f.ready = true;
   }
   return Status::OK();
@@ -201,6 +199,128 @@ Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::GetOperatorState(Execut
   if (spec_.residual) s->residual = std::make_unique<ExpressionExecutor>(&ctx, spec_.residual.get());
   return std::unique_ptr<OperatorState>(std::move(s));
 }
+
+namespace {
+
+// Per chunk: hashes the probe keys and points every row with a non-NULL key
+// at the head of its chain; rows with a chain are `active`.
+void StartChunk(const HashJoinSpec& spec, const BuildGlobal& g, const std::vector<VectorRef>& keys, int64_t n,
+                ProbeState& s) {
+  const size_t nkeys = keys.size();
+  s.hashes.resize(static_cast<size_t>(n));
+  s.ptr.assign(static_cast<size_t>(n), 0);
+  s.matched.assign(static_cast<size_t>(n), 0);
+  s.mark_null.assign(static_cast<size_t>(n), 0);
+  s.active.clear();
+  for (size_t k = 0; k < nkeys; ++k) HashVector(keys[k], n, s.hashes.data(), k > 0);
+  // Rows with a NULL key (compared with =) have no partner.
+  bool any_null = false;
+  for (size_t k = 0; k < nkeys; ++k) {
+    if (spec.nulls_equal[k]) continue;
+    kernels::ValidAccess valid(keys[k]);
+    if (valid.always_valid()) continue;
+    if (!any_null) s.null_key.assign(static_cast<size_t>(n), 0);
+    any_null = true;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid(i)) s.null_key[static_cast<size_t>(i)] = 1;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (any_null && s.null_key[static_cast<size_t>(i)]) {
+      if (spec.null_aware && g.num_rows > 0) s.mark_null[static_cast<size_t>(i)] = 1;
+      continue;
+    }
+    const uint32_t head = g.buckets[s.hashes[static_cast<size_t>(i)] & g.mask];
+    if (head != 0) {
+      s.ptr[static_cast<size_t>(i)] = head;
+      s.active.push_back(static_cast<uint32_t>(i));
+    }
+  }
+}
+
+// Walks all active chains in lockstep (one step for every active row per
+// round); each round's pairs with equal keys that pass the residual are
+// handed to on_pairs(kept) as s.cand_probe[0, kept) / s.cand_build[0, kept).
+// With `stop_at_first`, rows that on_pairs marked matched stop walking.
+template <typename OnPairs>
+Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGlobal& g, const DataChunk& input,
+                  const std::vector<VectorRef>& keys, ProbeState& s, bool stop_at_first, OnPairs&& on_pairs) {
+  const size_t nkeys = keys.size();
+  while (!s.active.empty()) {
+    s.cand_probe.clear();
+    s.cand_build.clear();
+    s.still.clear();
+    for (uint32_t i : s.active) {
+      const uint32_t row = s.ptr[i] - 1;
+      if (g.hashes[row] == s.hashes[i]) {
+        s.cand_probe.push_back(i);
+        s.cand_build.push_back(row);
+      }
+      s.ptr[i] = g.next[row];
+      if (s.ptr[i] != 0) s.still.push_back(i);
+    }
+    s.active.swap(s.still);
+    if (s.cand_probe.empty()) continue;
+    const int64_t m = static_cast<int64_t>(s.cand_probe.size());
+    s.equal.assign(static_cast<size_t>(m), 1);
+    for (size_t k = 0; k < nkeys; ++k) {
+      CompareRows(keys[k], s.cand_probe.data(), *g.columns[static_cast<size_t>(spec.build_keys[k])],
+                  s.cand_build.data(), m, spec.nulls_equal[k], s.equal.data());
+    }
+    // Keep equal pairs.
+    int64_t kept = 0;
+    for (int64_t c = 0; c < m; ++c) {
+      if (s.equal[static_cast<size_t>(c)]) {
+        s.cand_probe[static_cast<size_t>(kept)] = s.cand_probe[static_cast<size_t>(c)];
+        s.cand_build[static_cast<size_t>(kept)] = s.cand_build[static_cast<size_t>(c)];
+        ++kept;
+      }
+    }
+    s.cand_probe.resize(static_cast<size_t>(kept));
+    s.cand_build.resize(static_cast<size_t>(kept));
+    if (kept == 0) continue;
+    if (s.residual) {
+      // Evaluate the residual on the candidate pairs.
+      DataChunk pairs;
+      pairs.num_rows = kept;
+      const uint32_t* isel = input.sel_data();
+      std::vector<uint32_t> probe_slots(static_cast<size_t>(kept));
+      for (int64_t c = 0; c < kept; ++c) {
+        const uint32_t r = s.cand_probe[static_cast<size_t>(c)];
+        probe_slots[static_cast<size_t>(c)] = isel ? isel[r] : r;
+      }
+      for (const auto& col : input.columns) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), kept, ctx.pool()));
+        pairs.columns.push_back(std::move(a));
+      }
+      for (const auto& col : g.columns) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, s.cand_build.data(), kept, ctx.pool()));
+        pairs.columns.push_back(std::move(a));
+      }
+      s.pass.resize(static_cast<size_t>(kept));
+      QUIVER_ASSIGN_OR_RAISE(int64_t np, s.residual->Select(pairs, s.pass.data()));
+      for (int64_t c = 0; c < np; ++c) {
+        s.cand_probe[static_cast<size_t>(c)] = s.cand_probe[s.pass[static_cast<size_t>(c)]];
+        s.cand_build[static_cast<size_t>(c)] = s.cand_build[s.pass[static_cast<size_t>(c)]];
+      }
+      s.cand_probe.resize(static_cast<size_t>(np));
+      s.cand_build.resize(static_cast<size_t>(np));
+      kept = np;
+    }
+    if (kept == 0) continue;
+    QUIVER_RETURN_NOT_OK(on_pairs(kept));
+    if (stop_at_first) {
+      s.still.clear();
+      for (uint32_t i : s.active) {
+        if (!s.matched[i]) s.still.push_back(i);
+      }
+      s.active.swap(s.still);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
                                                  OperatorState& state) const {
@@ -214,122 +334,42 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
     keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(), input.sel_data(), false};
   }
 
+  if (spec_.emit_build) {
+    // Mark the build rows that find a partner; JoinBuildRowsScan emits them
+    // (or the others) once every probe row has been seen.
+    StartChunk(spec_, g, keys, n, s);
+    QUIVER_RETURN_NOT_OK(WalkChains(ctx, spec_, g, input, keys, s, false, [&](int64_t kept) {
+      for (int64_t c = 0; c < kept; ++c) {
+        g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
+      }
+      return Status::OK();
+    }));
+    return OperatorResult::kNeedMoreInput;
+  }
+
   if (!s.started) {
     s.started = true;
     s.done = false;
     s.emitted = 0;
     s.out_probe.clear();
     s.out_build.clear();
-    s.hashes.resize(static_cast<size_t>(n));
-    s.ptr.assign(static_cast<size_t>(n), 0);
-    s.matched.assign(static_cast<size_t>(n), 0);
-    s.mark_null.assign(static_cast<size_t>(n), 0);
-    s.active.clear();
-    for (size_t k = 0; k < nkeys; ++k) HashVector(keys[k], n, s.hashes.data(), k > 0);
-    // Rows with a NULL key (compared with =) have no partner.
-    std::vector<uint8_t> null_key(static_cast<size_t>(n), 0);
-    for (size_t k = 0; k < nkeys; ++k) {
-      if (spec_.nulls_equal[k]) continue;
-      kernels::ValidAccess valid(keys[k]);
-      if (valid.always_valid()) continue;
-      for (int64_t i = 0; i < n; ++i) {
-        if (!valid(i)) null_key[static_cast<size_t>(i)] = 1;
-      }
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      if (null_key[static_cast<size_t>(i)]) {
-        if (spec_.null_aware && g.num_rows > 0) s.mark_null[static_cast<size_t>(i)] = 1;
-        continue;
-      }
-      const uint32_t head = g.buckets[s.hashes[static_cast<size_t>(i)] & g.mask];
-      if (head != 0) {
-        s.ptr[static_cast<size_t>(i)] = head;
-        s.active.push_back(static_cast<uint32_t>(i));
-      }
-    }
-    // Walk all chains in lockstep.
+    StartChunk(spec_, g, keys, n, s);
     const bool stop_at_first = type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
-    while (!s.active.empty()) {
-      s.cand_probe.clear();
-      s.cand_build.clear();
-      std::vector<uint32_t> still;
-      still.reserve(s.active.size());
-      for (uint32_t i : s.active) {
-        const uint32_t row = s.ptr[i] - 1;
-        if (g.hashes[row] == s.hashes[i]) {
-          s.cand_probe.push_back(i);
-          s.cand_build.push_back(row);
-        }
-        s.ptr[i] = g.next[row];
-        if (s.ptr[i] != 0) still.push_back(i);
-      }
-      s.active.swap(still);
-      if (s.cand_probe.empty()) continue;
-      const int64_t m = static_cast<int64_t>(s.cand_probe.size());
-      s.equal.assign(static_cast<size_t>(m), 1);
-      for (size_t k = 0; k < nkeys; ++k) {
-        CompareRows(keys[k], s.cand_probe.data(), *g.columns[static_cast<size_t>(spec_.build_keys[k])],
-                    s.cand_build.data(), m, spec_.nulls_equal[k], s.equal.data());
-      }
-      // Keep equal pairs.
-      int64_t kept = 0;
-      for (int64_t c = 0; c < m; ++c) {
-        if (s.equal[static_cast<size_t>(c)]) {
-          s.cand_probe[static_cast<size_t>(kept)] = s.cand_probe[static_cast<size_t>(c)];
-          s.cand_build[static_cast<size_t>(kept)] = s.cand_build[static_cast<size_t>(c)];
-          ++kept;
-        }
-      }
-      s.cand_probe.resize(static_cast<size_t>(kept));
-      s.cand_build.resize(static_cast<size_t>(kept));
-      if (kept == 0) continue;
-      if (s.residual) {
-        // Evaluate the residual on the candidate pairs.
-        DataChunk pairs;
-        pairs.num_rows = kept;
-        const uint32_t* isel = input.sel_data();
-        std::vector<uint32_t> probe_slots(static_cast<size_t>(kept));
-        for (int64_t c = 0; c < kept; ++c) {
-          const uint32_t r = s.cand_probe[static_cast<size_t>(c)];
-          probe_slots[static_cast<size_t>(c)] = isel ? isel[r] : r;
-        }
-        for (const auto& col : input.columns) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), kept, ctx.pool()));
-          pairs.columns.push_back(std::move(a));
-        }
-        for (const auto& col : g.columns) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, s.cand_build.data(), kept, ctx.pool()));
-          pairs.columns.push_back(std::move(a));
-        }
-        s.pass.resize(static_cast<size_t>(kept));
-        QUIVER_ASSIGN_OR_RAISE(int64_t np, s.residual->Select(pairs, s.pass.data()));
-        for (int64_t c = 0; c < np; ++c) {
-          s.cand_probe[static_cast<size_t>(c)] = s.cand_probe[s.pass[static_cast<size_t>(c)]];
-          s.cand_build[static_cast<size_t>(c)] = s.cand_build[s.pass[static_cast<size_t>(c)]];
-        }
-        s.cand_probe.resize(static_cast<size_t>(np));
-        s.cand_build.resize(static_cast<size_t>(np));
-        kept = np;
-      }
+    const bool pairs_out = type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
+    QUIVER_RETURN_NOT_OK(WalkChains(ctx, spec_, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
       for (int64_t c = 0; c < kept; ++c) {
         const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
         if (type == JoinType::kSingle && s.matched[i]) {
           return Status::Invalid("more than one row returned by a subquery used as an expression");
         }
         s.matched[i] = 1;
-        if (type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle) {
+        if (pairs_out) {
           s.out_probe.push_back(i);
           s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
         }
       }
-      if (stop_at_first) {
-        std::vector<uint32_t> keep;
-        for (uint32_t i : s.active) {
-          if (!s.matched[i]) keep.push_back(i);
-        }
-        s.active.swap(keep);
-      }
-    }
+      return Status::OK();
+    }));
     // Unmatched rows of outer joins get the NULL build row.
     if (type == JoinType::kLeft || type == JoinType::kSingle) {
       for (int64_t i = 0; i < n; ++i) {
@@ -430,6 +470,45 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
   if (s.emitted < total) return OperatorResult::kHaveMoreOutput;
   s.started = false;
   return OperatorResult::kNeedMoreInput;
+}
+
+// --- PhysicalJoinBuildRows ------------------------------------------------------------
+
+namespace {
+
+struct BuildRowsSource : GlobalSourceState {
+  std::atomic<int64_t> next{0};
+};
+
+}  // namespace
+
+Result<std::unique_ptr<GlobalSourceState>> PhysicalJoinBuildRows::GetGlobalSourceState(ExecutionContext&) const {
+  return std::unique_ptr<GlobalSourceState>(new BuildRowsSource());
+}
+
+Result<SourceResult> PhysicalJoinBuildRows::GetData(ExecutionContext&, DataChunk* out, GlobalSourceState& gstate,
+                                                    LocalSourceState&) const {
+  auto& src = static_cast<BuildRowsSource&>(gstate);
+  const auto& g = static_cast<const BuildGlobal&>(*children_[0]->sink_state);
+  for (;;) {
+    const int64_t slice = src.next.fetch_add(1);
+    const int64_t start = slice * kVectorSize;
+    if (start >= g.num_rows) return SourceResult::kFinished;
+    const int64_t n = std::min(kVectorSize, g.num_rows - start);
+    auto sel = std::make_shared<SelectionVector>(n);
+    int64_t k = 0;
+    const uint8_t want = anti_ ? 0 : 1;
+    for (int64_t i = 0; i < n; ++i) {
+      sel->data()[k] = static_cast<uint32_t>(i);
+      k += g.marked[static_cast<size_t>(start + i)].load(std::memory_order_relaxed) == want;
+    }
+    if (k == 0) continue;
+    for (const auto& c : g.columns) out->columns.push_back(c->Slice(start, n));
+    out->num_rows = k;
+    if (k < n) out->sel = std::move(sel);
+    out->batch_index = slice;
+    return SourceResult::kHaveMoreOutput;
+  }
 }
 
 }  // namespace quiver::exec

@@ -14,6 +14,14 @@
 // Join types: inner, left, semi, anti, mark, single (right and full joins
 // are planned as left joins). Null-aware variants implement NOT IN and IN's
 // NULL semantics over a single key.
+//
+// Build-side output (`emit_build`, EXPLAIN: RIGHT_SEMI / RIGHT_ANTI): a semi
+// or anti join whose left side is much smaller than its right side is
+// planned with the sides swapped — the small side is built, the large side
+// probes and marks the build rows it matches, and PhysicalJoinBuildRows
+// then emits the marked (semi) or unmarked (anti) build rows. The large
+// side is never hashed, and the runtime filter of the small side's keys
+// reaches the large side's scan.
 #pragma once
 
 #include <memory>
@@ -36,6 +44,7 @@ struct HashJoinSpec {
   // NOT IN / IN semantics over the (single) key: NULLs make results unknown.
   bool null_aware = false;
   std::shared_ptr<RuntimeFilter> runtime_filter;  // published after the build
+  bool emit_build = false;  // the probe only marks build rows (see above); outputs nothing
 };
 
 class PhysicalHashJoin final : public PhysicalOperator {
@@ -65,6 +74,28 @@ class PhysicalHashJoin final : public PhysicalOperator {
  private:
   HashJoinSpec spec_;
   std::vector<TypeRef> build_types_;
+};
+
+// The build rows of an `emit_build` hash join (its only child) that found a
+// partner (semi) or did not (anti), read once the probe pipeline is done.
+class PhysicalJoinBuildRows final : public PhysicalOperator {
+ public:
+  PhysicalJoinBuildRows(std::vector<TypeRef> types, bool anti)
+      : PhysicalOperator(anti ? "RIGHT_ANTI_ROWS" : "RIGHT_SEMI_ROWS", std::move(types)), anti_(anti) {}
+
+  // The probe pipeline ends here (the join passes no rows on).
+  bool IsSink() const override { return true; }
+  Status Sink(ExecutionContext&, DataChunk&, GlobalSinkState&, LocalSinkState&) const override {
+    return Status::OK();
+  }
+
+  bool IsSource() const override { return true; }
+  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(ExecutionContext& ctx) const override;
+  Result<SourceResult> GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
+                               LocalSourceState& lstate) const override;
+
+ private:
+  bool anti_;
 };
 
 }  // namespace quiver::exec

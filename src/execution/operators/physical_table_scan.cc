@@ -140,6 +140,9 @@ Result<SourceResult> PhysicalTableScan::GetData(ExecutionContext& ctx, DataChunk
     bool use_a = true;
     for (const auto& f : runtime_filters_) {
       if (!f->ready) continue;
+      // A filter that has let nearly everything through is not worth its cost.
+      const int64_t seen = f->rows_in.load(std::memory_order_relaxed);
+      if (seen > (int64_t{1} << 20) && f->rows_out.load(std::memory_order_relaxed) > seen / 10 * 9) continue;
       const ArrayRef& col = out->columns[static_cast<size_t>(f->scan_column)];
       VectorRef v{col.get(), rows, false};
       uint32_t* dst = use_a ? l.sel_a.data() : l.sel_b.data();
