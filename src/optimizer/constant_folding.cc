@@ -1,6 +1,10 @@
 // Constant folding and boolean simplification:
 //   [2 + 2] => [4]; [x AND true] => [x]; [x OR true] => [true];
 //   [NOT false] => [true]; a filter that is always FALSE/NULL empties its input.
+// Comparisons of a date column cast to timestamp with a timestamp constant
+// compare the date itself ([d::timestamp < TIMESTAMP '1995-01-01'] =>
+// [d < DATE '1995-01-01']: `date + interval` is a timestamp), so that scans
+// get them as predicates and no row is cast.
 // Expressions whose evaluation fails (1/0) are left for execution, where
 // they raise the error only if actually evaluated.
 #include "execution/expression_executor.h"
@@ -23,6 +27,60 @@ bool IsBool(const Expression& e, bool v) {
 }
 
 bool IsNullConstant(const Expression& e) { return e.type == ExprType::kConstant && e.value.is_null(); }
+
+bool IsComparison(const std::string& op) {
+  return op == "=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+}
+
+std::string FlipComparison(const std::string& op) {
+  if (op == "<") return ">";
+  if (op == "<=") return ">=";
+  if (op == ">") return "<";
+  if (op == ">=") return "<=";
+  return op;
+}
+
+// [CAST(date AS timestamp) op TIMESTAMP t] => [date op' DATE d], or
+// nothing to do.
+void UnwrapDateCast(ExprPtr* e) {
+  Expression& x = **e;
+  if (x.type != ExprType::kFunction || x.children.size() != 2 || x.function.function == nullptr) return;
+  std::string op = x.function.function->name;
+  if (!IsComparison(op)) return;
+  size_t cast_side = 0;
+  if (x.children[0]->type != ExprType::kCast) {
+    cast_side = 1;
+    op = FlipComparison(op);
+  }
+  const Expression& cast = *x.children[cast_side];
+  const Expression& constant = *x.children[1 - cast_side];
+  if (cast.type != ExprType::kCast || constant.type != ExprType::kConstant || constant.value.is_null()) return;
+  const DataType& to = *cast.return_type;
+  const DataType& from = *cast.children[0]->return_type;
+  if (from.id != TypeId::kDate32 || to.id != TypeId::kTimestamp || !to.timezone.empty() ||
+      to.unit != TimeUnit::kMicro || !constant.value.type()->Equals(to)) {
+    return;
+  }
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+  const int64_t t = constant.value.integer();
+  int64_t days = t / kMicrosPerDay;
+  if (t % kMicrosPerDay < 0) --days;
+  if (days < INT32_MIN || days > INT32_MAX - 1) return;
+  if (t % kMicrosPerDay != 0) {
+    // t lies inside day `days`: d::timestamp < t <=> d <= days, > t <=> d > days.
+    if (op == "<") op = "<=";
+    if (op == ">=") op = ">";
+    if (op == "=") return;
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(cast.children[0]->Copy());
+  args.push_back(plan::MakeConstant(Value::Date(static_cast<int32_t>(days))));
+  auto r = plan::MakeFunction(op, std::move(args), true);
+  if (!r.ok()) return;  // keeps the comparison as it was
+  std::string alias = x.alias;
+  *e = std::move(r).ValueOrDie();
+  (*e)->alias = alias;
+}
 
 void Fold(ExprPtr* e) {
   for (auto& c : (*e)->children) Fold(&c);
@@ -50,7 +108,11 @@ void Fold(ExprPtr* e) {
     x.children = std::move(kept);
     return;
   }
-  if (x.type == ExprType::kConstant || x.type == ExprType::kAggregate || !x.IsFoldable()) return;
+  if (x.type == ExprType::kConstant || x.type == ExprType::kAggregate) return;
+  if (!x.IsFoldable()) {
+    UnwrapDateCast(e);
+    return;
+  }
   auto v = exec::EvaluateConstant(x);
   if (!v.ok()) return;
   Value value = std::move(v).ValueOrDie();

@@ -51,6 +51,9 @@ Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state, const O
       QUIVER_ASSIGN_OR_RAISE(plan, PushDownFilters(std::move(plan), state));
     }
   }
+  if (!Disabled(options, "semi_join_reduction")) {
+    QUIVER_ASSIGN_OR_RAISE(plan, ReduceAggregatesBySemiJoin(std::move(plan), state));
+  }
   if (!Disabled(options, "semi_join_pushdown")) {
     QUIVER_ASSIGN_OR_RAISE(plan, PushDownSemiJoins(std::move(plan)));
   }

@@ -10,6 +10,9 @@
 //                        conjuncts as predicates for statistics pruning
 //   mark_to_semi         a filter on a mark join's mark becomes a semi (or
 //                        anti) join
+//   semi_join_reduction  an aggregate grouped by k and joined on k = x gets a
+//                        semi join of its input with the smallest scan that
+//                        holds x's values (decorrelated scalar subqueries)
 //   semi_join_pushdown   semi and anti joins move down into the join input
 //                        holding their probe columns (a filter on that input)
 //   join_order           reorders inner joins from cardinality estimates:
@@ -40,6 +43,7 @@ Result<plan::LogicalOpPtr> Optimize(plan::LogicalOpPtr plan, plan::BindState* st
 Result<plan::LogicalOpPtr> FoldConstants(plan::LogicalOpPtr plan);
 Result<plan::LogicalOpPtr> PushDownFilters(plan::LogicalOpPtr plan, plan::BindState* state);
 Result<plan::LogicalOpPtr> MarkJoinsToSemiJoins(plan::LogicalOpPtr plan);
+Result<plan::LogicalOpPtr> ReduceAggregatesBySemiJoin(plan::LogicalOpPtr plan, plan::BindState* state);
 Result<plan::LogicalOpPtr> PushDownSemiJoins(plan::LogicalOpPtr plan);
 Result<plan::LogicalOpPtr> OrderJoins(plan::LogicalOpPtr plan, plan::BindState* state);
 Result<plan::LogicalOpPtr> IntroduceTopN(plan::LogicalOpPtr plan);

@@ -32,6 +32,11 @@ struct BindState {
   int NewTableIndex() { return next_table_index++; }
 };
 
+// Copies a plan giving every table index in it a fresh number (so the copy
+// can sit in the same plan as the original); `map` receives old -> new for
+// every binding of the copy (its outputs and all inside).
+LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, std::map<ColumnBinding, ColumnBinding>* map);
+
 // A column from an outer query referenced inside a subquery.
 struct CorrelatedColumn {
   ColumnBinding binding;

@@ -81,49 +81,6 @@ void Rebind(ExprPtr* expr, const BindingMap& map, int depth = 0) {
   });
 }
 
-// Copies a plan giving every table index a fresh number; `map` receives
-// old -> new for every binding the copy's root outputs (and all inside).
-LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, BindingMap* map) {
-  LogicalOpPtr copy = op.Copy();
-  std::map<int, int> tables;
-  auto remap_index = [&](int* idx) {
-    if (*idx < 0) return;
-    auto it = tables.find(*idx);
-    if (it == tables.end()) it = tables.emplace(*idx, state->NewTableIndex()).first;
-    *idx = it->second;
-  };
-  std::function<void(LogicalOperator*)> renumber = [&](LogicalOperator* o) {
-    for (auto& c : o->children) renumber(c.get());
-    remap_index(&o->table_index);
-    remap_index(&o->group_index);
-    remap_index(&o->aggregate_index);
-    remap_index(&o->mark_index);
-  };
-  renumber(copy.get());
-  std::function<void(LogicalOperator*)> fix = [&](LogicalOperator* o) {
-    VisitOperatorExpressions(o, [&](ExprPtr* e) {
-      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0) {
-        auto it = tables.find((*e)->binding.table);
-        if (it != tables.end()) {
-          (*map)[(*e)->binding] = {it->second, (*e)->binding.column};
-          (*e)->binding.table = it->second;
-        }
-      }
-    });
-    for (auto& c : o->children) fix(c.get());
-  };
-  fix(copy.get());
-  for (const auto& [from, to] : tables) {
-    // Make sure output bindings appear in the map even if never referenced.
-    (void)from;
-    (void)to;
-  }
-  auto old_out = op.GetColumnBindings();
-  auto new_out = copy->GetColumnBindings();
-  for (size_t i = 0; i < old_out.size(); ++i) (*map)[old_out[i]] = new_out[i];
-  return copy;
-}
-
 LogicalOpPtr MakeJoin(JoinType type, LogicalOpPtr left, LogicalOpPtr right) {
   auto j = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
   j->join_type = type;
@@ -463,6 +420,43 @@ void LowerDepth(ExprPtr* e) {
 }
 
 }  // namespace
+
+LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, std::map<ColumnBinding, ColumnBinding>* map) {
+  LogicalOpPtr copy = op.Copy();
+  std::map<int, int> tables;
+  auto remap_index = [&](int* idx) {
+    if (*idx < 0) return;
+    auto it = tables.find(*idx);
+    if (it == tables.end()) it = tables.emplace(*idx, state->NewTableIndex()).first;
+    *idx = it->second;
+  };
+  std::function<void(LogicalOperator*)> renumber = [&](LogicalOperator* o) {
+    for (auto& c : o->children) renumber(c.get());
+    remap_index(&o->table_index);
+    remap_index(&o->group_index);
+    remap_index(&o->aggregate_index);
+    remap_index(&o->mark_index);
+  };
+  renumber(copy.get());
+  std::function<void(LogicalOperator*)> fix = [&](LogicalOperator* o) {
+    VisitOperatorExpressions(o, [&](ExprPtr* e) {
+      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0) {
+        auto it = tables.find((*e)->binding.table);
+        if (it != tables.end()) {
+          (*map)[(*e)->binding] = {it->second, (*e)->binding.column};
+          (*e)->binding.table = it->second;
+        }
+      }
+    });
+    for (auto& c : o->children) fix(c.get());
+  };
+  fix(copy.get());
+  auto old_out = op.GetColumnBindings();
+  auto new_out = copy->GetColumnBindings();
+  for (size_t i = 0; i < old_out.size(); ++i) (*map)[old_out[i]] = new_out[i];
+  return copy;
+}
+
 
 // A join condition as a boolean expression (left op right).
 ExprPtr ConditionExpr(JoinCondition c) {

@@ -1,5 +1,7 @@
 #include "execution/operators/physical_table_scan.h"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 
@@ -27,7 +29,8 @@ struct ScanLocal : LocalSourceState {
   int64_t morsel = 0;
   int64_t offset = 0;
   int64_t slice = 0;
-  std::vector<uint32_t> sel_a, sel_b;
+  std::vector<uint32_t> sel_a, sel_b;  // runtime filters' selections
+  std::vector<uint32_t> survivors;     // rows passing them, relative to the chunk
 };
 
 }  // namespace
@@ -123,42 +126,70 @@ Result<SourceResult> PhysicalTableScan::GetData(ExecutionContext& ctx, DataChunk
     l.slice = 0;
     if (ctx.cancelled()) return SourceResult::kFinished;
   }
-  const int64_t n = std::min(kVectorSize, l.batch->num_rows() - l.offset);
+  // The runtime filters worth applying, the most selective first (pass
+  // rates measured so far); a filter that has let nearly everything through
+  // is not worth its cost.
+  std::array<std::pair<double, RuntimeFilter*>, 16> order;
+  size_t num_filters = 0;
+  for (const auto& f : runtime_filters_) {
+    if (!f->ready || num_filters == order.size()) continue;
+    const int64_t seen = f->rows_in.load(std::memory_order_relaxed);
+    const int64_t passed = f->rows_out.load(std::memory_order_relaxed);
+    if (seen > (int64_t{1} << 20) && passed > seen / 10 * 9) continue;
+    order[num_filters++] = {seen > 0 ? static_cast<double>(passed) / static_cast<double>(seen) : 0.5, f.get()};
+  }
+  std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(num_filters),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  const int64_t batch_rows = l.batch->num_rows();
+  const int64_t start = l.offset;
+  int64_t end = start + std::min(kVectorSize, batch_rows - start);
+  int64_t total = end - start;
+  if (num_filters > 0) {
+    // Row-level runtime filtering. The surviving rows are gathered over a
+    // window of the batch that grows until about half a vector survives, so
+    // a selective join does not leave the rest of the pipeline with many
+    // nearly empty chunks; the chunk's columns are zero-copy slices of the
+    // window and its selection names the survivors.
+    l.sel_a.resize(static_cast<size_t>(kVectorSize));
+    l.sel_b.resize(static_cast<size_t>(kVectorSize));
+    l.survivors.resize(static_cast<size_t>(kVectorSize));
+    total = 0;
+    end = start;
+    do {
+      const int64_t step = std::min(kVectorSize - total, batch_rows - end);
+      for (int64_t i = 0; i < step; ++i) l.sel_a[static_cast<size_t>(i)] = static_cast<uint32_t>(end + i);
+      const uint32_t* rows = l.sel_a.data();
+      int64_t count = step;
+      for (size_t i = 0; i < num_filters && count > 0; ++i) {
+        RuntimeFilter* f = order[i].second;
+        const ArrayRef& col = l.batch->columns()[static_cast<size_t>(f->scan_column)];
+        uint32_t* dst = rows == l.sel_a.data() ? l.sel_b.data() : l.sel_a.data();
+        f->rows_in += count;
+        count = f->Apply(VectorRef{col.get(), rows, false}, count, rows, dst);
+        f->rows_out += count;
+        rows = dst;
+      }
+      for (int64_t i = 0; i < count; ++i) {
+        l.survivors[static_cast<size_t>(total + i)] = rows[i] - static_cast<uint32_t>(start);
+      }
+      total += count;
+      end += step;
+    } while (total < kVectorSize / 2 && end < batch_rows);
+  }
+  const int64_t n = end - start;
   for (const auto& c : l.batch->columns()) {
-    out->columns.push_back(l.offset == 0 && n == c->length ? c : c->Slice(l.offset, n));
+    out->columns.push_back(start == 0 && n == c->length ? c : c->Slice(start, n));
   }
   out->num_rows = n;
   out->batch_index = (l.morsel << 24) | l.slice;
-  l.offset += n;
+  l.offset = end;
   ++l.slice;
-  // Row-level runtime filtering.
-  if (!runtime_filters_.empty()) {
-    const uint32_t* rows = nullptr;
-    int64_t count = n;
-    l.sel_a.resize(static_cast<size_t>(n));
-    l.sel_b.resize(static_cast<size_t>(n));
-    bool use_a = true;
-    for (const auto& f : runtime_filters_) {
-      if (!f->ready) continue;
-      // A filter that has let nearly everything through is not worth its cost.
-      const int64_t seen = f->rows_in.load(std::memory_order_relaxed);
-      if (seen > (int64_t{1} << 20) && f->rows_out.load(std::memory_order_relaxed) > seen / 10 * 9) continue;
-      const ArrayRef& col = out->columns[static_cast<size_t>(f->scan_column)];
-      VectorRef v{col.get(), rows, false};
-      uint32_t* dst = use_a ? l.sel_a.data() : l.sel_b.data();
-      f->rows_in += count;
-      count = f->Apply(v, count, rows, dst);
-      f->rows_out += count;
-      rows = dst;
-      use_a = !use_a;
-      if (count == 0) break;
-    }
-    if (rows != nullptr && count < n) {
-      auto sel = std::make_shared<SelectionVector>(count);
-      std::copy(rows, rows + count, sel->data());
-      out->sel = std::move(sel);
-      out->num_rows = count;
-    }
+  if (total < n) {
+    auto sel = std::make_shared<SelectionVector>(total);
+    std::copy(l.survivors.data(), l.survivors.data() + total, sel->data());
+    out->sel = std::move(sel);
+    out->num_rows = total;
   }
   return SourceResult::kHaveMoreOutput;
 }
