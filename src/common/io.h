@@ -2,7 +2,10 @@
 //
 // Input: MapFile() maps a whole file read-only and returns it as a Buffer
 // whose owner unmaps on release, so arrays sliced out of it are zero-copy and
-// keep the mapping alive. ReadFileFully() is the fallback for pipes/stdin.
+// keep the mapping alive. Recently mapped files stay mapped (up to 256 files)
+// and are handed out again while device, inode, size and mtime are
+// unchanged, so repeated queries over a file do not fault its pages in
+// again. ReadFileFully() is the fallback for pipes/stdin.
 //
 // Output: OutputStream is the sink interface of every writer. AtomicFile
 // writes to "<path>.tmp-XXXXXX" beside the target, fsyncs, and renames over

@@ -28,16 +28,6 @@ inline T Canonical(T x) {
   return x;
 }
 
-// Bytes of one value (its presence byte included).
-inline size_t ValueBytes(const VectorRef& v, const kernels::ValidAccess& valid, int width, int64_t i) {
-  if (!valid(i)) return 1;
-  if (width > 0) return 1 + static_cast<size_t>(width);
-  if (width == 0) return 2;
-  const int64_t s = v.index(i);
-  const int32_t* o = v.array->GetValues<int32_t>(1);
-  return 5 + static_cast<size_t>(o[s + 1] - o[s]);
-}
-
 inline uint8_t* WriteValue(const VectorRef& v, const kernels::ValidAccess& valid, int width, int64_t i, uint8_t* p) {
   if (!valid(i)) {
     *p++ = 0;
@@ -117,28 +107,90 @@ KeyLayout::KeyLayout(std::vector<TypeRef> key_types) : types(std::move(key_types
   fixed_width = (w + 7) / 8 * 8;
 }
 
+namespace {
+
+// Adds the serialized size of column `v`'s rows to sizes[0..n).
+void AddValueSizes(const VectorRef& v, int64_t n, uint32_t* sizes) {
+  kernels::ValidAccess valid(v);
+  const int width = WidthOf(*v.array->type);
+  if (width >= 0) {
+    const uint32_t present = 1 + static_cast<uint32_t>(width == 0 ? 1 : width);
+    if (valid.always_valid()) {
+      for (int64_t i = 0; i < n; ++i) sizes[i] += present;
+    } else {
+      for (int64_t i = 0; i < n; ++i) sizes[i] += valid(i) ? present : 1;
+    }
+    return;
+  }
+  const int32_t* o = v.array->GetValues<int32_t>(1);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = v.index(i);
+    sizes[i] += valid(i) ? 5 + static_cast<uint32_t>(o[s + 1] - o[s]) : 1;
+  }
+}
+
+// Writes column `v`'s value of each row at base + pos[i] and advances pos[i].
+void WriteValues(const VectorRef& v, int64_t n, uint8_t* base, uint32_t* pos) {
+  kernels::ValidAccess valid(v);
+  const int width = WidthOf(*v.array->type);
+  const TypeId id = v.array->type->id;
+  if (width < 0) {
+    const int32_t* o = v.array->GetValues<int32_t>(1);
+    const uint8_t* chars = v.array->buffers[2]->data();
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t* p = base + pos[i];
+      if (!valid(i)) {
+        *p = 0;
+        pos[i] += 1;
+        continue;
+      }
+      const int64_t s = v.index(i);
+      const uint32_t len = static_cast<uint32_t>(o[s + 1] - o[s]);
+      p[0] = 1;
+      std::memcpy(p + 1, &len, 4);
+      std::memcpy(p + 5, chars + o[s], len);
+      pos[i] += 5 + len;
+    }
+    return;
+  }
+  if (id == TypeId::kDouble || id == TypeId::kFloat || width == 0 || width > 8) {
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t* p = base + pos[i];
+      pos[i] = static_cast<uint32_t>(WriteValue(v, valid, width, i, p) - base);
+    }
+    return;
+  }
+  const uint8_t* values = v.array->GetRaw<uint8_t>(1) + v.array->offset * width;
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t* p = base + pos[i];
+    if (!valid(i)) {
+      *p = 0;
+      pos[i] += 1;
+      continue;
+    }
+    p[0] = 1;
+    uint64_t x = 0;
+    std::memcpy(&x, values + v.index(i) * width, static_cast<size_t>(width));
+    std::memcpy(p + 1, &x, static_cast<size_t>(width));
+    pos[i] += 1 + static_cast<uint32_t>(width);
+  }
+}
+
+}  // namespace
+
+// Column at a time: sizes, then offsets, then each column's values at
+// every row's write position (the per-value type dispatch stays out of the
+// row loop).
 void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<uint8_t>* out,
                    std::vector<uint32_t>* offsets) {
-  offsets->resize(static_cast<size_t>(n + 1));
-  std::vector<kernels::ValidAccess> valid;
-  std::vector<int> widths;
-  for (const auto& c : cols) {
-    valid.emplace_back(c);
-    widths.push_back(WidthOf(*c.array->type));
-  }
-  uint32_t total = 0;
-  (*offsets)[0] = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    size_t sz = 0;
-    for (size_t c = 0; c < cols.size(); ++c) sz += ValueBytes(cols[c], valid[c], widths[c], i);
-    total += static_cast<uint32_t>(sz);
-    (*offsets)[static_cast<size_t>(i + 1)] = total;
-  }
-  out->resize(std::max<uint32_t>(total, 1));
-  for (int64_t i = 0; i < n; ++i) {
-    uint8_t* p = out->data() + (*offsets)[static_cast<size_t>(i)];
-    for (size_t c = 0; c < cols.size(); ++c) p = WriteValue(cols[c], valid[c], widths[c], i, p);
-  }
+  offsets->assign(static_cast<size_t>(n + 1), 0);
+  uint32_t* off = offsets->data();
+  for (const auto& c : cols) AddValueSizes(c, n, off + 1);
+  for (int64_t i = 0; i < n; ++i) off[i + 1] += off[i];
+  out->resize(std::max<uint32_t>(off[n], 1));
+  thread_local std::vector<uint32_t> pos;
+  pos.assign(off, off + n);
+  for (const auto& c : cols) WriteValues(c, n, out->data(), pos.data());
 }
 
 void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, int64_t n, KeyRows* out) {

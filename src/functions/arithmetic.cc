@@ -231,7 +231,13 @@ ScalarKernel DecimalKernel(Op op) {
         const int drop = s1 + s2 - rs;  // > 0 only when the scale was capped
         r = BinaryLoop<int128_t, int128_t, int128_t>(
             args, n, out, ctx.pool, [drop](int128_t a, int128_t b, int128_t* o) {
-              if (__builtin_mul_overflow(a, b, o)) return 1;
+              // Both factors fit 64 bits (decimals up to 18 digits): one
+              // 64x64->128 multiply that cannot overflow.
+              if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b) {
+                *o = static_cast<int128_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b);
+              } else if (__builtin_mul_overflow(a, b, o)) {
+                return 1;
+              }
               if (drop > 0) {
                 bool overflow;
                 *o = RescaleDecimal(*o, drop, 0, &overflow);

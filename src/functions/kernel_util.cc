@@ -154,6 +154,59 @@ Result<ArrayRef> Gather(const ArrayRef& array, const uint32_t* sel, int64_t n, M
   return Materialize(v, n, pool);
 }
 
+namespace {
+
+template <typename T>
+void ScatterValues(const T* in, const uint32_t* sel, int64_t n, T* out) {
+  for (int64_t i = 0; i < n; ++i) out[sel[i]] = in[i];
+}
+
+}  // namespace
+
+bool CanScatter(const DataType& type) { return type.id != TypeId::kBool && type.byte_width_of_values() > 0; }
+
+Result<ArrayRef> Scatter(const ArrayRef& dense, const uint32_t* sel, int64_t n, int64_t length, MemoryPool* pool) {
+  const int width = dense->type->byte_width_of_values();
+  if (!CanScatter(*dense->type)) return Status::Invalid("cannot scatter values of type {}", dense->type->ToString());
+  QUIVER_ASSIGN_OR_RAISE(auto values, AllocateValues(length, width, pool));
+  switch (width) {
+    case 1:
+      ScatterValues(dense->GetValues<uint8_t>(1), sel, n, values->mutable_data_as<uint8_t>());
+      break;
+    case 2:
+      ScatterValues(dense->GetValues<uint16_t>(1), sel, n, values->mutable_data_as<uint16_t>());
+      break;
+    case 4:
+      ScatterValues(dense->GetValues<uint32_t>(1), sel, n, values->mutable_data_as<uint32_t>());
+      break;
+    case 8:
+      ScatterValues(dense->GetValues<uint64_t>(1), sel, n, values->mutable_data_as<uint64_t>());
+      break;
+    case 16:
+      ScatterValues(dense->GetValues<unsigned __int128>(1), sel, n, values->mutable_data_as<unsigned __int128>());
+      break;
+    default:
+      return Status::Invalid("cannot scatter values of type {}", dense->type->ToString());
+  }
+  std::shared_ptr<Buffer> validity;
+  int64_t null_count = 0;
+  if (dense->MayHaveNulls()) {
+    // Unselected slots read as NULL (nothing reads them through `sel`).
+    QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(length, pool));
+    uint8_t* b = bits->mutable_data();
+    int64_t valid = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (dense->IsValid(i)) {
+        bit_util::SetBit(b, sel[i]);
+        ++valid;
+      }
+    }
+    validity = std::move(bits);
+    null_count = length - valid;
+  }
+  return ArrayData::Make(dense->type, length, {std::move(validity), std::move(values)}, null_count);
+}
+
 StringOutput::StringOutput(const TypeRef& type, int64_t n, MemoryPool* pool) : builder_(type, pool) {
   (void)builder_.Reserve(n);
 }

@@ -145,6 +145,13 @@ Result<ArrayRef> Materialize(const VectorRef& v, int64_t n, MemoryPool* pool);
 // result shares buffers with the input when no copy is needed.
 Result<ArrayRef> Gather(const ArrayRef& array, const uint32_t* sel, int64_t n, MemoryPool* pool);
 
+// The inverse of Gather for fixed-width types: an array of `length` slots
+// whose slot sel[i] holds dense[i] (i < n); other slots are undefined (NULL
+// when `dense` has nulls). Lets a projection add computed columns to a
+// chunk that keeps its selection instead of gathering every other column.
+bool CanScatter(const DataType& type);
+Result<ArrayRef> Scatter(const ArrayRef& dense, const uint32_t* sel, int64_t n, int64_t length, MemoryPool* pool);
+
 // Builds a utf8/binary output row by row; the caller appends exactly n values.
 class StringOutput {
  public:

@@ -86,6 +86,38 @@ TEST(IoTest, AtomicFileCommitAndAbort) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(IoTest, MappedFilesAreReusedUntilTheFileChanges) {
+  const auto dir = std::filesystem::temp_directory_path() / ("quiver_map_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "data.bin").string();
+  auto write = [&](std::string_view text) {
+    auto f = AtomicFile::Create(path);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->Write(text).ok());
+    ASSERT_TRUE((*f)->Commit().ok());
+  };
+  write("first");
+  auto a = MapFile(path);
+  auto b = MapFile(path);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->get(), b->get());  // the same mapping, handed out again
+  // Replaced by rename (a new inode), same size: mapped afresh.
+  write("again");
+  auto c = MapFile(path);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ((*c)->view(), "again");
+  EXPECT_EQ((*a)->view(), "first");  // the old mapping stays valid for its holders
+  // Rewritten in place with another size: mapped afresh too.
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << "rewritten in place";
+  }
+  auto d = MapFile(path);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ((*d)->view(), "rewritten in place");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CodecTest, RoundTripsAndRejectsCorruption) {
   std::string text;
   for (int i = 0; i < 10000; ++i) text += std::to_string(i * 7919 % 1000) + ",";

@@ -98,6 +98,11 @@ QUERIES = {
     "group_multi": ("SELECT k % 1000 AS a, w % 7 AS b, f, count(*) FROM big GROUP BY 1, 2, 3", None),
     "group_many": ("SELECT k, count(*), sum(w) FROM big GROUP BY k", None),
     "count_distinct": ("SELECT w % 10, count(DISTINCT s), count(DISTINCT k) FROM big GROUP BY 1", None),
+    # a projection over a filter that kept most rows keeps the selection and
+    # scatters computed columns (NULLs in computed and passed columns)
+    "filter_then_compute": ("SELECT s, w * 2 + 1 AS a, f * 2 AS b, k - w AS c FROM big WHERE w < 90", None),
+    "group_string_multi": ("SELECT s, w % 3 AS m, count(*), sum(k), sum(f) FROM big WHERE w < 95 GROUP BY 1, 2",
+                           None),
     # aggregates grouped by a join key get a semi join with the other side's
     # scan (semi_join_reduction): decorrelated scalar subqueries, inner and
     # left joins with a grouped derived table (NULL keys on both sides)

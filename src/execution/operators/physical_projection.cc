@@ -35,6 +35,30 @@ Result<OperatorResult> PhysicalProjection::Execute(ExecutionContext& ctx, DataCh
     out->sel = input.sel;
     return OperatorResult::kNeedMoreInput;
   }
+  // A chunk whose selection keeps most of its rows (a filter that passed
+  // them) keeps it: passed-through columns stay as they are and computed
+  // fixed-width columns are scattered to the selected slots, instead of
+  // gathering every passed-through column (strings included).
+  if (input.sel != nullptr && !input.columns.empty()) {
+    const int64_t length = input.columns[0]->length;
+    bool keep_sel = input.num_rows * 2 >= length;
+    for (const auto& e : exprs_) keep_sel &= e->type == plan::ExprType::kBoundRef || kernels::CanScatter(*e->return_type);
+    if (keep_sel) {
+      for (size_t i = 0; i < exprs_.size(); ++i) {
+        const auto& e = exprs_[i];
+        if (e->type == plan::ExprType::kBoundRef) {
+          out->columns.push_back(input.columns[static_cast<size_t>(e->index)]);
+          continue;
+        }
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef dense, s.executors[i]->ExecuteToArray(input));
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
+                               kernels::Scatter(dense, input.sel_data(), input.num_rows, length, ctx.pool()));
+        out->columns.push_back(std::move(a));
+      }
+      out->sel = input.sel;
+      return OperatorResult::kNeedMoreInput;
+    }
+  }
   for (size_t i = 0; i < exprs_.size(); ++i) {
     const auto& e = exprs_[i];
     if (e->type == plan::ExprType::kBoundRef) {
