@@ -627,6 +627,63 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
     }
     return out;
   }
+  // A LEFT join of a small left side with a large right side: build the
+  // left side, let the right side probe it as an inner join that marks the
+  // build rows it matches, then add the unmatched left rows padded with
+  // NULLs (RIGHT_OUTER_ROWS). The large side is never hashed, and its scan
+  // gets the small side's runtime filter (its rows without a partner are
+  // not part of the result).
+  if (type == JoinType::kLeft && left_rows >= 0 && right_rows >= 0 && left_rows * 4 < right_rows &&
+      right_rows > 10000) {
+    HashJoinSpec spec;
+    spec.type = JoinType::kInner;
+    spec.mark_build = true;
+    spec.probe_keys = rpos;
+    spec.build_keys = lpos;
+    for (const auto& k : keys) spec.nulls_equal.push_back(k.nulls_equal);
+    if (!residual.empty()) {
+      std::vector<ColumnBinding> both = rb;
+      both.resize(right->types().size(), ColumnBinding{-2, -2});
+      both.insert(both.end(), lb.begin(), lb.end());
+      both.resize(left->types().size() + right->types().size(), ColumnBinding{-2, -2});
+      std::vector<ExprPtr> bound;
+      for (const auto& r : residual) {
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
+        bound.push_back(std::move(b));
+      }
+      spec.residual = plan::MakeAnd(std::move(bound));
+    }
+    if (options_.runtime_filters && RuntimeFilterSupports(*right->types()[static_cast<size_t>(rpos[0])]) &&
+        !spec.nulls_equal[0]) {
+      spec.runtime_filter = std::make_shared<RuntimeFilter>();
+      spec.runtime_filter->type = right->types()[static_cast<size_t>(rpos[0])];
+      WireRuntimeFilter(right.get(), rpos[0], spec.runtime_filter);
+    }
+    const std::vector<TypeRef> probe_types = right->types();
+    const std::vector<TypeRef> build_types = left->types();
+    std::vector<TypeRef> pair_types = probe_types;
+    pair_types.insert(pair_types.end(), build_types.begin(), build_types.end());
+    auto hj = std::make_unique<PhysicalHashJoin>(pair_types, std::move(spec), build_types);
+    hj->children().push_back(std::move(right));
+    hj->children().push_back(std::move(left));
+    auto rows = std::make_unique<PhysicalJoinBuildRows>(pair_types, true, probe_types, true);
+    rows->children().push_back(std::move(hj));
+    // Back to left ++ right, without computed key columns.
+    std::vector<ExprPtr> exprs;
+    std::vector<TypeRef> types;
+    for (size_t i = 0; i < left_width; ++i) {
+      const size_t pos = probe_types.size() + i;
+      exprs.push_back(plan::MakeBoundRef(static_cast<int>(pos), pair_types[pos]));
+      types.push_back(pair_types[pos]);
+    }
+    for (size_t i = 0; i < right_width; ++i) {
+      exprs.push_back(plan::MakeBoundRef(static_cast<int>(i), pair_types[i]));
+      types.push_back(pair_types[i]);
+    }
+    auto p = std::make_unique<PhysicalProjection>(std::move(types), std::move(exprs));
+    p->children().push_back(std::move(rows));
+    return PhysicalOpPtr(std::move(p));
+  }
   // Key types must agree (the binder cast both sides to the comparison type).
   HashJoinSpec spec;
   spec.type = type;

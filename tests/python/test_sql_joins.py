@@ -83,6 +83,16 @@ QUERIES = {
                             "(SELECT 1 FROM big WHERE big.k = small.k AND big.w <> small.v)", "RIGHT_ANTI"),
     "in_subquery": ("SELECT g, count(*) FROM small WHERE k IN (SELECT k FROM big WHERE w > 50) GROUP BY g",
                     "RIGHT_SEMI"),
+    # LEFT joins with a small left side build it and add its unmatched rows
+    # after the probe (RIGHT_OUTER_ROWS); NULL keys on both sides
+    "left_small_built": ("SELECT s.k, s.v, b.w FROM small s LEFT JOIN big b ON b.k = s.k", "RIGHT_OUTER_ROWS"),
+    "left_small_built_residual": ("SELECT s.k, s.v, b.w, b.s FROM small s LEFT JOIN big b ON b.k = s.k AND b.w > s.v",
+                                  "RIGHT_OUTER_ROWS"),
+    "left_small_built_count": ("SELECT n, count(*) FROM (SELECT s.k, count(b.w) AS n FROM small s "
+                               "LEFT JOIN big b ON b.k = s.k AND b.s LIKE 's1%' GROUP BY s.k) t GROUP BY n",
+                               "RIGHT_OUTER_ROWS"),
+    "right_small_built": ("SELECT b.w, s.g FROM big b RIGHT JOIN small s ON b.k = s.k WHERE s.v < 50",
+                          "RIGHT_OUTER_ROWS"),
     # NOT IN keeps its NULL semantics (never swapped)
     "not_in": ("SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big WHERE w > 98 AND k IS NOT NULL)",
                None),

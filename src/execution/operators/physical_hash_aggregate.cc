@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
-#include <unordered_set>
 
 #include "common/thread_pool.h"
 #include "execution/group_table.h"
@@ -19,9 +18,35 @@ constexpr int kPartitionBits = 5;
 constexpr int kPartitions = 1 << kPartitionBits;
 inline int PartitionOf(uint64_t hash) { return static_cast<int>(hash >> (64 - kPartitionBits)); }
 
-// (group key, value) pairs of one DISTINCT aggregate: 4-byte key length,
-// the key, the serialized value.
-using DistinctSet = std::unordered_set<std::string>;
+// (group key, value) pairs of one DISTINCT aggregate: the keys of a group
+// table without states, each a 4-byte key length, the key, the serialized
+// value.
+class DistinctSet {
+ public:
+  void Insert(const uint8_t* entry, uint32_t len) { Table().FindOrCreate(entry, len, HashKey(entry, len)); }
+  void Merge(const DistinctSet& other) {
+    if (other.table_ == nullptr) return;
+    const GroupTable& src = *other.table_;
+    for (int64_t i = 0; i < src.size(); ++i) {
+      uint32_t len;
+      const uint8_t* e = src.key(i, &len);
+      Table().FindOrCreate(e, len, src.hash(i));
+    }
+  }
+  void Swap(DistinctSet& other) { table_.swap(other.table_); }
+  bool empty() const { return table_ == nullptr || table_->size() == 0; }
+  int64_t size() const { return table_ == nullptr ? 0 : table_->size(); }
+  const uint8_t* entry(int64_t i, uint32_t* len) const { return table_->key(i, len); }
+  int64_t MemoryBytes() const { return table_ == nullptr ? 0 : table_->MemoryBytes(); }
+  void clear() { table_.reset(); }
+
+ private:
+  GroupTable& Table() {
+    if (table_ == nullptr) table_ = std::make_unique<GroupTable>(nullptr, nullptr, 0, -1, 64);
+    return *table_;
+  }
+  std::unique_ptr<GroupTable> table_;
+};
 
 // Per thread: one table per hash partition (one table without GROUP BY).
 using PartitionedTables = std::vector<std::unique_ptr<GroupTable>>;
@@ -36,6 +61,7 @@ struct AggLocal : LocalSinkState {
   std::vector<uint8_t> parts;
   std::vector<uint8_t*> rows;  // state row of each input row
   std::vector<uint8_t*> states;
+  std::vector<uint8_t> entry;  // a DISTINCT (key, value) pair being built
 };
 
 struct AggGlobal : GlobalSinkState {
@@ -171,17 +197,18 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
       std::vector<uint32_t> voffs;
       SerializeRows(args, m, &vbytes, &voffs);
       kernels::ValidAccess valid(args[0]);
+      std::vector<uint8_t>& entry = l.entry;
       for (int64_t i = 0; i < m; ++i) {
         if (!valid(i)) continue;
         const int64_t row = filtered ? rows[static_cast<size_t>(i)] : i;
         const uint8_t* key = groups_.empty() ? nullptr : l.keys.key(row);
         const uint32_t klen = groups_.empty() ? 0 : l.keys.size(row);
         const uint32_t vlen = voffs[static_cast<size_t>(i + 1)] - voffs[static_cast<size_t>(i)];
-        std::string entry(4 + klen + vlen, '\0');
+        entry.resize(4 + klen + vlen);
         std::memcpy(entry.data(), &klen, 4);
         if (klen) std::memcpy(entry.data() + 4, key, klen);
         if (vlen) std::memcpy(entry.data() + 4 + klen, vbytes.data() + voffs[static_cast<size_t>(i)], vlen);
-        l.distinct[a].insert(std::move(entry));
+        l.distinct[a].Insert(entry.data(), static_cast<uint32_t>(entry.size()));
       }
       continue;
     }
@@ -193,7 +220,7 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
     QUIVER_RETURN_NOT_OK(spec.function->update(args, m, l.states.data()));
   }
   int64_t distinct_bytes = 0;
-  for (const auto& d : l.distinct) distinct_bytes += static_cast<int64_t>(d.size()) * 64;
+  for (const auto& d : l.distinct) distinct_bytes += d.MemoryBytes();
   int64_t table_bytes = 0;
   for (const auto& t : l.tables) table_bytes += t->MemoryBytes();
   return l.memory->Update(table_bytes + distinct_bytes);
@@ -207,9 +234,9 @@ Status PhysicalHashAggregate::Combine(ExecutionContext&, GlobalSinkState& gstate
   g.reservations.push_back(std::move(l.memory));
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (g.distinct[a].empty()) {
-      g.distinct[a].swap(l.distinct[a]);
+      g.distinct[a].Swap(l.distinct[a]);
     } else {
-      for (auto& e : l.distinct[a]) g.distinct[a].insert(e);
+      g.distinct[a].Merge(l.distinct[a]);
     }
     l.distinct[a].clear();
   }
@@ -274,10 +301,12 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     }
     std::vector<uint8_t*> states;
     states.reserve(g.distinct[a].size());
-    for (const auto& e : g.distinct[a]) {
+    for (int64_t i = 0; i < g.distinct[a].size(); ++i) {
+      uint32_t elen;
+      const uint8_t* e = g.distinct[a].entry(i, &elen);
       uint32_t klen;
-      std::memcpy(&klen, e.data(), 4);
-      const uint8_t* key = reinterpret_cast<const uint8_t*>(e.data()) + 4;
+      std::memcpy(&klen, e, 4);
+      const uint8_t* key = e + 4;
       const uint64_t h = HashKey(key, klen);
       GroupTable& t = *parts[parts.size() == 1 ? 0 : static_cast<size_t>(PartitionOf(h))];
       const int64_t gid = t.FindOrCreate(key, klen, h);

@@ -121,17 +121,26 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
     QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
   }
   g.parts.clear();
-  if (spec_.emit_build) {
+  if (spec_.emit_build || spec_.mark_build) {
     g.marked.reset(new std::atomic<uint8_t>[static_cast<size_t>(std::max<int64_t>(n, 1))]);
     for (int64_t i = 0; i < n; ++i) g.marked[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
   }
-  // Hash the keys (in parallel slices).
+  // Hash the keys and chain the rows into their buckets, in parallel
+  // slices (a bucket's head is swapped atomically; the order of a chain
+  // does not matter).
+  uint64_t cap = 1024;
+  while (cap < static_cast<uint64_t>(n) * 2) cap <<= 1;
+  g.mask = cap - 1;
+  g.buckets.assign(cap, 0);
+  g.next.assign(static_cast<size_t>(n), 0);
   g.hashes.assign(static_cast<size_t>(n), 0);
   std::vector<uint8_t> null_key(static_cast<size_t>(n), 0);
+  std::atomic<bool> has_null_key{false};
   const int64_t slice = 1 << 16;
   const int64_t slices = (n + slice - 1) / slice;
   QUIVER_RETURN_NOT_OK(ParallelFor(slices, [&](int64_t s) -> Status {
     const int64_t begin = s * slice, len = std::min(slice, n - begin);
+    bool nulls = false;
     for (size_t k = 0; k < spec_.build_keys.size(); ++k) {
       const ArrayRef& col = g.columns[static_cast<size_t>(spec_.build_keys[k])];
       ArrayRef part = col->Slice(begin, len);
@@ -139,52 +148,60 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
       HashVector(v, len, g.hashes.data() + begin, k > 0);
       if (!spec_.nulls_equal[k] && part->MayHaveNulls()) {
         for (int64_t i = 0; i < len; ++i) {
-          if (part->IsNull(i)) null_key[static_cast<size_t>(begin + i)] = 1;
+          if (part->IsNull(i)) {
+            null_key[static_cast<size_t>(begin + i)] = 1;
+            nulls = true;
+          }
         }
       }
     }
+    if (nulls) has_null_key.store(true, std::memory_order_relaxed);
+    for (int64_t i = begin; i < begin + len; ++i) {
+      if (null_key[static_cast<size_t>(i)]) continue;
+      std::atomic_ref<uint32_t> head(g.buckets[g.hashes[static_cast<size_t>(i)] & g.mask]);
+      g.next[static_cast<size_t>(i)] = head.exchange(static_cast<uint32_t>(i + 1), std::memory_order_relaxed);
+    }
     return Status::OK();
   }));
-  // Buckets.
-  uint64_t cap = 1024;
-  while (cap < static_cast<uint64_t>(n) * 2) cap <<= 1;
-  g.mask = cap - 1;
-  g.buckets.assign(cap, 0);
-  g.next.assign(static_cast<size_t>(n), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    if (null_key[static_cast<size_t>(i)]) {
-      g.has_null_key = true;
-      continue;
-    }
-    uint32_t& head = g.buckets[g.hashes[static_cast<size_t>(i)] & g.mask];
-    g.next[static_cast<size_t>(i)] = head;
-    head = static_cast<uint32_t>(i + 1);
-  }
+  g.has_null_key = has_null_key.load();
   // Runtime filter over the first key.
   if (spec_.runtime_filter) {
     RuntimeFilter& f = *spec_.runtime_filter;
     const ArrayData& key = *g.columns[static_cast<size_t>(spec_.build_keys[0])];
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    auto value = [&](int64_t i) -> int64_t {
-      switch (key.type->id) {
-        case TypeId::kInt16:
-          return key.GetValues<int16_t>(1)[i];
-        case TypeId::kInt32:
-        case TypeId::kDate32:
-          return key.GetValues<int32_t>(1)[i];
-        default:
-          return key.GetValues<int64_t>(1)[i];
+    std::vector<int64_t> keys(static_cast<size_t>(n));
+    size_t count = 0;
+    auto collect = [&](const auto* values) {
+      const bool nulls = key.MayHaveNulls() || g.has_null_key;
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = values[i];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        keys[count] = v;
+        count += !nulls || (!null_key[static_cast<size_t>(i)] && key.IsValid(i)) ? 1 : 0;
+      }
+      if (nulls) {  // min/max again over the non-NULL keys only
+        lo = INT64_MAX;
+        hi = INT64_MIN;
+        for (size_t i = 0; i < count; ++i) {
+          lo = std::min(lo, keys[i]);
+          hi = std::max(hi, keys[i]);
+        }
       }
     };
-    std::vector<int64_t> keys;
-    keys.reserve(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) {
-      if (null_key[static_cast<size_t>(i)] || key.IsNull(i)) continue;
-      const int64_t v = value(i);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-      keys.push_back(v);
+    switch (key.type->id) {
+      case TypeId::kInt16:
+        collect(key.GetValues<int16_t>(1));
+        break;
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+        collect(key.GetValues<int32_t>(1));
+        break;
+      default:
+        collect(key.GetValues<int64_t>(1));
+        break;
     }
+    keys.resize(count);
     f.empty = keys.empty();
     f.min = lo;
     f.max = hi;
@@ -363,6 +380,9 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
           return Status::Invalid("more than one row returned by a subquery used as an expression");
         }
         s.matched[i] = 1;
+        if (spec_.mark_build) {
+          g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
+        }
         if (pairs_out) {
           s.out_probe.push_back(i);
           s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
@@ -486,7 +506,20 @@ Result<std::unique_ptr<GlobalSourceState>> PhysicalJoinBuildRows::GetGlobalSourc
   return std::unique_ptr<GlobalSourceState>(new BuildRowsSource());
 }
 
-Result<SourceResult> PhysicalJoinBuildRows::GetData(ExecutionContext&, DataChunk* out, GlobalSourceState& gstate,
+void PhysicalJoinBuildRows::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
+  if (!padded_) {
+    PhysicalOperator::BuildPipelines(current, builder);
+    return;
+  }
+  // The unmatched build rows take the same way up as the join's pairs, in a
+  // pipeline of their own that runs once the probe pipeline is done.
+  Pipeline* rest = builder->Fork(current);
+  rest->source = this;
+  rest->dependencies.push_back(current);
+  children_[0]->BuildPipelines(current, builder);
+}
+
+Result<SourceResult> PhysicalJoinBuildRows::GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
                                                     LocalSourceState&) const {
   auto& src = static_cast<BuildRowsSource&>(gstate);
   const auto& g = static_cast<const BuildGlobal&>(*children_[0]->sink_state);
@@ -497,16 +530,21 @@ Result<SourceResult> PhysicalJoinBuildRows::GetData(ExecutionContext&, DataChunk
     const int64_t n = std::min(kVectorSize, g.num_rows - start);
     auto sel = std::make_shared<SelectionVector>(n);
     int64_t k = 0;
-    const uint8_t want = anti_ ? 0 : 1;
+    const uint8_t want = anti_ || padded_ ? 0 : 1;
     for (int64_t i = 0; i < n; ++i) {
       sel->data()[k] = static_cast<uint32_t>(i);
       k += g.marked[static_cast<size_t>(start + i)].load(std::memory_order_relaxed) == want;
     }
     if (k == 0) continue;
+    for (const auto& t : pad_types_) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(t, n, ctx.pool()));
+      out->columns.push_back(std::move(nulls));
+    }
     for (const auto& c : g.columns) out->columns.push_back(c->Slice(start, n));
     out->num_rows = k;
     if (k < n) out->sel = std::move(sel);
-    out->batch_index = slice;
+    // After the probe pipeline's batches (padded: they share the sink).
+    out->batch_index = padded_ ? (int64_t{1} << 55) | slice : slice;
     return SourceResult::kHaveMoreOutput;
   }
 }

@@ -45,6 +45,10 @@ struct HashJoinSpec {
   bool null_aware = false;
   std::shared_ptr<RuntimeFilter> runtime_filter;  // published after the build
   bool emit_build = false;  // the probe only marks build rows (see above); outputs nothing
+  // An inner join that also marks the build rows it matches: the probe half
+  // of a LEFT join planned with its preserved (small) side built; the build
+  // rows left unmarked come out of PhysicalJoinBuildRows (padded) after it.
+  bool mark_build = false;
 };
 
 class PhysicalHashJoin final : public PhysicalOperator {
@@ -78,13 +82,24 @@ class PhysicalHashJoin final : public PhysicalOperator {
 
 // The build rows of an `emit_build` hash join (its only child) that found a
 // partner (semi) or did not (anti), read once the probe pipeline is done.
+//
+// Padded (`pad_types` given, EXPLAIN: RIGHT_OUTER_ROWS): the child is a
+// `mark_build` inner join whose pairs flow on to the operators above; this
+// operator adds, once that probe pipeline is done, the build rows no pair
+// used, with NULLs for the probe columns (pad_types) — together a LEFT join
+// whose left side was built, or a RIGHT join in the probe side's terms.
 class PhysicalJoinBuildRows final : public PhysicalOperator {
  public:
-  PhysicalJoinBuildRows(std::vector<TypeRef> types, bool anti)
-      : PhysicalOperator(anti ? "RIGHT_ANTI_ROWS" : "RIGHT_SEMI_ROWS", std::move(types)), anti_(anti) {}
+  PhysicalJoinBuildRows(std::vector<TypeRef> types, bool anti, std::vector<TypeRef> pad_types = {},
+                        bool padded = false)
+      : PhysicalOperator(padded ? "RIGHT_OUTER_ROWS" : anti ? "RIGHT_ANTI_ROWS" : "RIGHT_SEMI_ROWS", std::move(types)),
+        anti_(anti),
+        pad_types_(std::move(pad_types)),
+        padded_(padded) {}
 
-  // The probe pipeline ends here (the join passes no rows on).
-  bool IsSink() const override { return true; }
+  // The probe pipeline ends here (the join passes no rows on), unless padded.
+  bool IsSink() const override { return !padded_; }
+  void BuildPipelines(Pipeline* current, PipelineBuilder* builder) override;
   Status Sink(ExecutionContext&, DataChunk&, GlobalSinkState&, LocalSinkState&) const override {
     return Status::OK();
   }
@@ -96,6 +111,8 @@ class PhysicalJoinBuildRows final : public PhysicalOperator {
 
  private:
   bool anti_;
+  std::vector<TypeRef> pad_types_;
+  bool padded_;
 };
 
 }  // namespace quiver::exec
