@@ -191,10 +191,13 @@ def test_arrow_output_reads_in_pyarrow(quiver_bin, tmp_path):
     assert got.schema.field("k2").type == pa.int32()
 
 
-def test_memory_limit_gives_a_clear_error(run_quiver):
-    proc = run_quiver("sql", "--memory-limit", "8MB",
-                      "SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 3000000) s(g) GROUP BY g) x",
-                      check=False)
+@pytest.mark.parametrize("sql", [
+    "SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 3000000) s(g) GROUP BY g) x",
+    # the hash join's table (buckets, chains, hashes) counts too
+    "SELECT count(*) FROM generate_series(1, 3000000) a(x) JOIN generate_series(1, 2000000) b(y) ON a.x = b.y",
+])
+def test_memory_limit_gives_a_clear_error(run_quiver, sql):
+    proc = run_quiver("sql", "--memory-limit", "8MB", sql, check=False)
     assert proc.returncode == 1
     assert "out of memory" in proc.stderr
     assert "--memory-limit" in proc.stderr

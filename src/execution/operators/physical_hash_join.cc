@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "common/memory_pool.h"
 #include "common/thread_pool.h"
 #include "execution/expression_executor.h"
 #include "execution/hash_util.h"
@@ -28,8 +29,10 @@ struct BuildGlobal : GlobalSinkState {
   std::vector<uint64_t> hashes;
   uint64_t mask = 0;
   bool has_null_key = false;  // some row has a NULL key (null-aware joins)
-  // Build-side output (emit_build): build rows that found a partner.
+  // Build-side output (emit_build, mark_build): build rows that found a partner.
   std::unique_ptr<std::atomic<uint8_t>[]> marked;
+  // The query pool's account of the table above (held outside the pool).
+  std::unique_ptr<MemoryReservation> memory;
 };
 
 struct BuildLocal : LocalSinkState {
@@ -121,6 +124,15 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
     QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
   }
   g.parts.clear();
+  // Account for the table before allocating it: buckets, chains, hashes,
+  // NULL flags, marks and the runtime filter's key copy.
+  {
+    uint64_t cap = 1024;
+    while (cap < static_cast<uint64_t>(n) * 2) cap <<= 1;
+    const int64_t bytes = static_cast<int64_t>(cap) * 4 + n * (4 + 8 + 1 + 1) + (spec_.runtime_filter ? n * 8 : 0);
+    g.memory = std::make_unique<MemoryReservation>(ctx.pool());
+    QUIVER_RETURN_NOT_OK(g.memory->Update(bytes));
+  }
   if (spec_.emit_build || spec_.mark_build) {
     g.marked.reset(new std::atomic<uint8_t>[static_cast<size_t>(std::max<int64_t>(n, 1))]);
     for (int64_t i = 0; i < n; ++i) g.marked[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
