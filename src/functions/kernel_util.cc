@@ -207,6 +207,95 @@ Result<ArrayRef> Scatter(const ArrayRef& dense, const uint32_t* sel, int64_t n, 
   return ArrayData::Make(dense->type, length, {std::move(validity), std::move(values)}, null_count);
 }
 
+Result<ArrayRef> GatherTo(const ArrayRef& src, const uint32_t* rows, const uint32_t* slots, int64_t n,
+                          int64_t length, MemoryPool* pool) {
+  const TypeRef& type = src->type;
+  // Validity: a slot is valid when it received a valid value.
+  int64_t valid_count = 0;
+  QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(length, pool));
+  uint8_t* vb = bits->mutable_data();
+  for (int64_t i = 0; i < n; ++i) {
+    if (src->IsValid(rows[i])) {
+      bit_util::SetBit(vb, slots[i]);
+      ++valid_count;
+    }
+  }
+  std::shared_ptr<Buffer> validity;
+  if (valid_count < length) validity = std::move(bits);
+  const int64_t null_count = length - valid_count;
+  switch (type->id) {
+    case TypeId::kNull:
+      return MakeArrayOfNull(type, length, pool);
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      // Slots that receive nothing hold empty strings.
+      std::vector<int64_t> from(static_cast<size_t>(length), -1);
+      for (int64_t i = 0; i < n; ++i) from[slots[i]] = rows[i];
+      const int32_t* so = src->GetValues<int32_t>(1);
+      const uint8_t* sd = src->buffers[2] ? src->buffers[2]->data() : nullptr;
+      int64_t bytes = 0;
+      for (int64_t i = 0; i < n; ++i) bytes += so[rows[i] + 1] - so[rows[i]];
+      if (bytes > INT32_MAX) return Status::Invalid("string column larger than 2 GiB in one vector");
+      QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateValues(length + 1, 4, pool));
+      QUIVER_ASSIGN_OR_RAISE(auto data, AllocateValues(bytes, 1, pool));
+      int32_t* off = offsets->mutable_data_as<int32_t>();
+      uint8_t* d = data->mutable_data();
+      int32_t pos = 0;
+      off[0] = 0;
+      for (int64_t j = 0; j < length; ++j) {
+        const int64_t r = from[static_cast<size_t>(j)];
+        if (r >= 0) {
+          const int32_t len = so[r + 1] - so[r];
+          if (len > 0) std::memcpy(d + pos, sd + so[r], static_cast<size_t>(len));
+          pos += len;
+        }
+        off[j + 1] = pos;
+      }
+      return ArrayData::Make(type, length, {std::move(validity), std::move(offsets), std::move(data)}, null_count);
+    }
+    case TypeId::kBool: {
+      QUIVER_ASSIGN_OR_RAISE(auto values, AllocateBitmap(length, pool));
+      uint8_t* out = values->mutable_data();
+      const uint8_t* in = src->GetRaw<uint8_t>(1);
+      for (int64_t i = 0; i < n; ++i) {
+        if (bit_util::GetBit(in, src->offset + rows[i])) bit_util::SetBit(out, slots[i]);
+      }
+      return ArrayData::Make(type, length, {std::move(validity), std::move(values)}, null_count);
+    }
+    default:
+      break;
+  }
+  const int width = type->byte_width_of_values();
+  if (width <= 0) return Status::Invalid("cannot gather values of type {}", type->ToString());
+  QUIVER_ASSIGN_OR_RAISE(auto values, AllocateValues(length, width, pool));
+  auto move = [&](auto tag) {
+    using T = decltype(tag);
+    const T* in = src->GetValues<T>(1);
+    T* out = values->mutable_data_as<T>();
+    for (int64_t i = 0; i < n; ++i) out[slots[i]] = in[rows[i]];
+  };
+  switch (width) {
+    case 1:
+      move(uint8_t{});
+      break;
+    case 2:
+      move(uint16_t{});
+      break;
+    case 4:
+      move(uint32_t{});
+      break;
+    case 8:
+      move(uint64_t{});
+      break;
+    case 16:
+      move(static_cast<unsigned __int128>(0));
+      break;
+    default:
+      return Status::Invalid("cannot gather values of type {}", type->ToString());
+  }
+  return ArrayData::Make(type, length, {std::move(validity), std::move(values)}, null_count);
+}
+
 StringOutput::StringOutput(const TypeRef& type, int64_t n, MemoryPool* pool) : builder_(type, pool) {
   (void)builder_.Reserve(n);
 }

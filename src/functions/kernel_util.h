@@ -152,6 +152,13 @@ Result<ArrayRef> Gather(const ArrayRef& array, const uint32_t* sel, int64_t n, M
 bool CanScatter(const DataType& type);
 Result<ArrayRef> Scatter(const ArrayRef& dense, const uint32_t* sel, int64_t n, int64_t length, MemoryPool* pool);
 
+// An array of `length` slots whose slot slots[i] holds src[rows[i]] (i < n,
+// distinct slots); the other slots are NULL. A hash join whose probe rows
+// find one partner each places the build side's values beside the probe
+// chunk's own columns, which then pass through untouched.
+Result<ArrayRef> GatherTo(const ArrayRef& src, const uint32_t* rows, const uint32_t* slots, int64_t n,
+                          int64_t length, MemoryPool* pool);
+
 // Builds a utf8/binary output row by row; the caller appends exactly n values.
 class StringOutput {
  public:

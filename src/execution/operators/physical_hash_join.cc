@@ -42,6 +42,9 @@ struct BuildLocal : LocalSinkState {
 struct ProbeState : OperatorState {
   // Per input chunk.
   bool started = false;
+  bool multi = false;               // some probe row found more than one partner
+  std::vector<uint32_t> build_of;   // per probe row: its partner, when it has one
+  std::vector<uint32_t> place_rows, place_slots;  // pass-through output: build row -> input slot
   std::vector<uint64_t> hashes;
   std::vector<uint32_t> ptr;       // current chain position (row + 1) per probe row
   std::vector<uint32_t> active;    // probe rows still walking
@@ -385,12 +388,16 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
     StartChunk(spec_, g, keys, n, s);
     const bool stop_at_first = type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
     const bool pairs_out = type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
+    s.multi = false;
+    if (pairs_out) s.build_of.resize(static_cast<size_t>(n));
     QUIVER_RETURN_NOT_OK(WalkChains(ctx, spec_, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
       for (int64_t c = 0; c < kept; ++c) {
         const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
         if (type == JoinType::kSingle && s.matched[i]) {
           return Status::Invalid("more than one row returned by a subquery used as an expression");
         }
+        if (s.matched[i]) s.multi = true;
+        if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];
         s.matched[i] = 1;
         if (spec_.mark_build) {
           g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
@@ -402,6 +409,40 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
       }
       return Status::OK();
     }));
+    // Every probe row found at most one partner (a key of the build side,
+    // the usual foreign key -> primary key join): the probe chunk's columns
+    // pass through as they are, with a selection of the rows that stay, and
+    // the build side's values are placed beside them at those rows' slots.
+    if (pairs_out && !s.multi && !input.columns.empty()) {
+      const int64_t length = input.columns[0]->length;
+      const bool keep_all = type != JoinType::kInner;  // unmatched rows get the NULL build row
+      const uint32_t* isel = input.sel_data();
+      s.place_rows.clear();
+      s.place_slots.clear();
+      for (int64_t i = 0; i < n; ++i) {
+        const bool m = s.matched[static_cast<size_t>(i)] != 0;
+        if (!m && !keep_all) continue;
+        s.place_slots.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
+        s.place_rows.push_back(m ? s.build_of[static_cast<size_t>(i)] : static_cast<uint32_t>(g.num_rows));
+      }
+      const int64_t k = static_cast<int64_t>(s.place_rows.size());
+      if (k * 2 >= length) {
+        out->columns = input.columns;
+        for (const auto& col : g.columns) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::GatherTo(col, s.place_rows.data(), s.place_slots.data(), k,
+                                                               length, ctx.pool()));
+          out->columns.push_back(std::move(a));
+        }
+        out->num_rows = k;
+        if (isel != nullptr || k < length) {
+          auto sel = std::make_shared<SelectionVector>(k);
+          std::copy(s.place_slots.begin(), s.place_slots.end(), sel->data());
+          out->sel = std::move(sel);
+        }
+        s.started = false;
+        return OperatorResult::kNeedMoreInput;
+      }
+    }
     // Unmatched rows of outer joins get the NULL build row.
     if (type == JoinType::kLeft || type == JoinType::kSingle) {
       for (int64_t i = 0; i < n; ++i) {
