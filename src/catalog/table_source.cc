@@ -575,14 +575,17 @@ Result<std::unique_ptr<ScanPlan>> FileTable::Plan(const ScanRequest& request) co
       unit.stats.max.assign(static_cast<size_t>(cols), Value());
       unit.stats.nulls.assign(static_cast<size_t>(cols), -1);
       bool have_stats = false;
-      for (const ScanPredicate& p : request.predicates) {
-        const int fc = file->schema()->GetFieldIndex(schema_->field(p.column)->name);
+      std::vector<int> stat_columns = request.statistics_columns;
+      for (const ScanPredicate& p : request.predicates) stat_columns.push_back(p.column);
+      for (const int column : stat_columns) {
+        if (column < 0 || column >= cols) continue;
+        const int fc = file->schema()->GetFieldIndex(schema_->field(column)->name);
         if (fc < 0) continue;
         const formats::ColumnStatistics s = file->unit_statistics(u, fc);
-        const TypeRef& et = schema_->field(p.column)->type;
-        unit.stats.min[static_cast<size_t>(p.column)] = StatValue(s.min, et, request.pool);
-        unit.stats.max[static_cast<size_t>(p.column)] = StatValue(s.max, et, request.pool);
-        unit.stats.nulls[static_cast<size_t>(p.column)] = s.null_count;
+        const TypeRef& et = schema_->field(column)->type;
+        unit.stats.min[static_cast<size_t>(column)] = StatValue(s.min, et, request.pool);
+        unit.stats.max[static_cast<size_t>(column)] = StatValue(s.max, et, request.pool);
+        unit.stats.nulls[static_cast<size_t>(column)] = s.null_count;
         have_stats = true;
       }
       bool keep = true;

@@ -7,7 +7,7 @@
 //   ScanRequest {columns, predicates}  --TableSource::Plan-->  ScanPlan
 //        referenced columns only,                              units (IPC record batches,
 //        conjuncts `col op constant`,                          Parquet row groups, memory
-//        IN, IS [NOT] NULL, BETWEEN                            batches) left after pruning
+//        IN, IS [NOT] NULL                                     batches) left after pruning
 //                                                              by statistics; or a stream
 //
 //   ScanPlan::ReadUnit(i)  -> a batch of the requested columns (engine types),
@@ -17,8 +17,10 @@
 //                             reader the scan drains under a lock, in order
 //
 // Pruning: a unit whose statistics (min/max/null count) prove that some
-// predicate is false for every row is skipped before it is read; runtime
-// join filters use UnitMayMatch() with their key range the same way.
+// predicate is false for every row is skipped before it is read. Runtime
+// join filters, known only once the query runs, ask for the statistics of
+// their key columns (ScanRequest::statistics_columns) and skip units whose
+// range misses theirs (RuntimeFilter::MayMatch on ScanPlan::unit_statistics).
 // Predicates are hints: the scan never promises to apply them row by row
 // (the Filter above it does).
 #pragma once
@@ -48,6 +50,9 @@ struct ScanPredicate {
 struct ScanRequest {
   std::vector<int> columns;  // table columns to read, in output order
   std::vector<ScanPredicate> predicates;
+  // More table columns whose unit statistics the plan should load (the keys
+  // of runtime filters), besides the predicates' columns.
+  std::vector<int> statistics_columns;
   MemoryPool* pool = DefaultMemoryPool();
 };
 

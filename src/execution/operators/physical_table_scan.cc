@@ -69,6 +69,10 @@ Result<std::unique_ptr<GlobalSourceState>> PhysicalTableScan::GetGlobalSourceSta
   auto g = std::make_unique<ScanGlobal>();
   ScanRequest req = request_;
   req.pool = ctx.pool();
+  // Runtime filters skip units by their key column's statistics.
+  for (const auto& f : runtime_filters_) {
+    req.statistics_columns.push_back(request_.columns[static_cast<size_t>(f->scan_column)]);
+  }
   QUIVER_ASSIGN_OR_RAISE(auto plan, table_->Plan(req));
   g->plan = std::shared_ptr<ScanPlan>(std::move(plan));
   last_plan_ = g->plan;
