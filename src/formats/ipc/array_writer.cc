@@ -49,27 +49,36 @@ void StoreInt(uint8_t* p, int64_t width, int64_t i, int64_t v) {
 }  // namespace
 
 Status BodyWriter::AddBuffer(std::shared_ptr<Buffer> buffer) {
-  if (buffer == nullptr || buffer->size() == 0) {
-    buffers_.emplace_back(body_length_, 0);
-    return Status::OK();
-  }
-  if (codec_ != compression::Codec::kNone) {
-    // int64 uncompressed length, then the frame; -1 + raw bytes when
-    // compression does not pay off.
-    QUIVER_ASSIGN_OR_RAISE(
-        auto packed, compression::Compress(codec_, buffer->data(), buffer->size(), level_, pool_));
-    const bool raw = packed->size() >= buffer->size();
-    const Buffer& payload = raw ? *buffer : *packed;
-    QUIVER_ASSIGN_OR_RAISE(auto framed, MutableBuffer::Allocate(8 + payload.size(), pool_));
-    int64_t prefix = raw ? -1 : buffer->size();
-    std::memcpy(framed->mutable_data(), &prefix, 8);
-    std::memcpy(framed->mutable_data() + 8, payload.data(), static_cast<size_t>(payload.size()));
-    framed->ZeroPadding();
-    buffer = std::move(framed);
-  }
-  buffers_.emplace_back(body_length_, buffer->size());
-  body_length_ += PaddedTo8(buffer->size());
+  if (buffer != nullptr && buffer->size() == 0) buffer = nullptr;
   contents_.push_back(std::move(buffer));
+  return Status::OK();
+}
+
+int64_t BodyWriter::raw_size(int i) const {
+  const auto& b = contents_[static_cast<size_t>(i)];
+  return b ? b->size() : 0;
+}
+
+Status BodyWriter::CompressBuffer(int i) {
+  std::shared_ptr<Buffer>& buffer = contents_[static_cast<size_t>(i)];
+  if (codec_ == compression::Codec::kNone || buffer == nullptr) return Status::OK();
+  // int64 uncompressed length, then the frame; -1 + raw bytes when
+  // compression does not pay off.
+  QUIVER_ASSIGN_OR_RAISE(
+      auto packed, compression::Compress(codec_, buffer->data(), buffer->size(), level_, pool_));
+  const bool raw = packed->size() >= buffer->size();
+  const Buffer& payload = raw ? *buffer : *packed;
+  QUIVER_ASSIGN_OR_RAISE(auto framed, MutableBuffer::Allocate(8 + payload.size(), pool_));
+  int64_t prefix = raw ? -1 : buffer->size();
+  std::memcpy(framed->mutable_data(), &prefix, 8);
+  std::memcpy(framed->mutable_data() + 8, payload.data(), static_cast<size_t>(payload.size()));
+  framed->ZeroPadding();
+  buffer = std::move(framed);
+  return Status::OK();
+}
+
+Status BodyWriter::CompressAll() {
+  for (int i = 0; i < num_buffers(); ++i) QUIVER_RETURN_NOT_OK(CompressBuffer(i));
   return Status::OK();
 }
 
@@ -238,8 +247,16 @@ Status BodyWriter::AddArray(const ArrayData& a) {
 
 flatbuffers::Offset<fb::RecordBatch> BodyWriter::Finish(flatbuffers::FlatBufferBuilder& fbb,
                                                         int64_t length) {
+  std::vector<fb::Buffer> buffers;
+  buffers.reserve(contents_.size());
+  body_length_ = 0;
+  for (const auto& b : contents_) {
+    const int64_t size = b ? b->size() : 0;
+    buffers.emplace_back(body_length_, size);
+    body_length_ += PaddedTo8(size);
+  }
   auto nodes = fbb.CreateVectorOfStructs(nodes_);
-  auto buffers = fbb.CreateVectorOfStructs(buffers_);
+  auto buffer_vector = fbb.CreateVectorOfStructs(buffers);
   flatbuffers::Offset<fb::BodyCompression> compression = 0;
   if (codec_ == compression::Codec::kLz4Frame) {
     compression = fb::CreateBodyCompression(fbb, fb::CompressionType::LZ4_FRAME);
@@ -247,12 +264,13 @@ flatbuffers::Offset<fb::RecordBatch> BodyWriter::Finish(flatbuffers::FlatBufferB
     compression = fb::CreateBodyCompression(fbb, fb::CompressionType::ZSTD);
   }
   auto variadic = variadic_counts_.empty() ? 0 : fbb.CreateVector(variadic_counts_);
-  return fb::CreateRecordBatch(fbb, length, nodes, buffers, compression, variadic);
+  return fb::CreateRecordBatch(fbb, length, nodes, buffer_vector, compression, variadic);
 }
 
 Status BodyWriter::WriteBody(OutputStream* sink) const {
   static const uint8_t kZeros[8] = {};
   for (const auto& b : contents_) {
+    if (b == nullptr) continue;
     QUIVER_RETURN_NOT_OK(sink->Write(b->data(), b->size()));
     QUIVER_RETURN_NOT_OK(sink->Write(kZeros, PaddedTo8(b->size()) - b->size()));
   }

@@ -6,6 +6,15 @@
 // bitmaps are shifted to bit 0, offsets re-based to start at 0, children and
 // run ends cut to the slice, so the body holds only the logical content.
 // Each buffer starts 8-byte aligned in the body.
+//
+// With body compression each non-empty buffer is compressed on its own and
+// framed as
+//   int64 little-endian  uncompressed length, or -1: stored uncompressed
+//   bytes                the codec's frame (or the raw bytes after -1)
+// Compression is a separate step (CompressBuffer) so that the writer can run
+// it for many buffers at once on the thread pool: each buffer's frame depends
+// on that buffer alone, and the offsets are laid out only afterwards, in
+// buffer order, so the body is the same bytes whoever compressed what.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +29,9 @@
 
 namespace quiver::ipc::internal {
 
+// Thread-safety: AddArray, Finish and WriteBody from one thread at a time;
+// CompressBuffer(i) may run concurrently for distinct i once AddArray calls
+// are over.
 class BodyWriter {
  public:
   BodyWriter(compression::Codec codec, int level, MemoryPool* pool)
@@ -28,8 +40,19 @@ class BodyWriter {
   // Appends one column (pre-order walk of its nodes and buffers).
   Status AddArray(const ArrayData& array);
 
-  // Builds the RecordBatch table for `length` rows.
+  // Buffers appended so far (empty ones included; they compress to nothing).
+  int num_buffers() const { return static_cast<int>(contents_.size()); }
+  // Bytes of buffer i before compression.
+  int64_t raw_size(int i) const;
+  // Replaces buffer i by its framed, compressed form. No-op without a codec.
+  Status CompressBuffer(int i);
+  // Compresses every buffer, one after the other.
+  Status CompressAll();
+
+  // Lays the buffers out and builds the RecordBatch table for `length` rows.
+  // REQUIRES: every buffer compressed (when there is a codec).
   flatbuffers::Offset<fb::RecordBatch> Finish(flatbuffers::FlatBufferBuilder& fbb, int64_t length);
+  // REQUIRES: Finish() called.
   int64_t body_length() const { return body_length_; }
   // Writes the body bytes (with padding).
   Status WriteBody(OutputStream* sink) const;
@@ -47,7 +70,7 @@ class BodyWriter {
   int level_;
   MemoryPool* pool_;
   std::vector<fb::FieldNode> nodes_;
-  std::vector<fb::Buffer> buffers_;
+  // One entry per buffer in body order; null for an empty buffer.
   std::vector<std::shared_ptr<Buffer>> contents_;
   std::vector<int64_t> variadic_counts_;
   int64_t body_length_ = 0;

@@ -2,11 +2,14 @@
 // array_writer_internal.h).
 #include "formats/ipc/writer.h"
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
 
 #include "formats/ipc/array_writer_internal.h"
+#include "formats/ipc/body_compressor_internal.h"
 #include "formats/ipc/message_internal.h"
 
 namespace quiver::ipc {
@@ -49,6 +52,23 @@ void CollectDictionaries(const ArrayData& array, int64_t* next_id,
   for (const auto& child : array.children) CollectDictionaries(*child, next_id, out);
 }
 
+// A dictionary or record batch message waiting for its body's compression.
+struct PendingMessage final : internal::CompressionJob {
+  PendingMessage(internal::BodyWriter b, fb::MessageHeader t, int64_t n)
+      : CompressionJob(std::move(b)), type(t), length(n) {}
+  fb::MessageHeader type;
+  int64_t length;  // rows (record batch) or dictionary values
+  int64_t dictionary_id = 0;
+  bool is_delta = false;
+  int64_t raw_bytes = 0;  // uncompressed body bytes, for the window
+};
+
+// The pipeline's window: a few messages per thread, so that the threads
+// always find buffers to compress while the oldest message waits for its
+// last ones, and a cap on the (referenced, not copied) batches held back.
+constexpr int64_t kMaxPendingBytes = int64_t{64} << 20;
+int64_t MaxPendingMessages(const ThreadPool& pool) { return std::max(8, 4 * pool.num_threads()); }
+
 }  // namespace
 
 struct IpcWriter::Impl {
@@ -70,6 +90,19 @@ struct IpcWriter::Impl {
   std::map<int64_t, ArrayRef> dictionaries;  // last written dictionary per id
   int64_t batches_written = 0;
   int64_t dictionaries_written = 0;
+  // Set when a message could not be compressed or written: the output is
+  // broken from there on, so every later call fails with it.
+  Status broken;
+  // Compression on threads: null when serial (no codec, or !use_threads).
+  std::unique_ptr<internal::BodyCompressor> compressor;
+  int64_t max_pending_messages = 0;
+  std::deque<std::shared_ptr<PendingMessage>> pending;  // in output order
+  int64_t pending_bytes = 0;
+
+  ~Impl() {
+    // Stop the pool from touching the bodies before they go away.
+    if (compressor) compressor->Cancel();
+  }
 
   // Frames and writes one message; returns its block.
   Result<Block> WriteMessage(fb::MessageHeader type, flatbuffers::FlatBufferBuilder& fbb,
@@ -97,15 +130,62 @@ struct IpcWriter::Impl {
     return WriteMessage(fb::MessageHeader::Schema, fbb, s.Union(), nullptr).status();
   }
 
+  // Builds the message's header around its (compressed) body and writes both.
+  Status WritePending(PendingMessage& m) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto data = m.body.Finish(fbb, m.length);
+    if (m.type == fb::MessageHeader::DictionaryBatch) {
+      auto batch = fb::CreateDictionaryBatch(fbb, m.dictionary_id, data, m.is_delta);
+      QUIVER_ASSIGN_OR_RAISE(auto block, WriteMessage(m.type, fbb, batch.Union(), &m.body));
+      dictionary_blocks.push_back(block);
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(auto block, WriteMessage(m.type, fbb, data.Union(), &m.body));
+      batch_blocks.push_back(block);
+    }
+    return Status::OK();
+  }
+
+  // Writes the compressed messages at the head of the queue; waits (and
+  // compresses) for the head while the window is over its limits, or until
+  // the queue is empty when `all`.
+  Status WriteReady(bool all) {
+    while (!pending.empty()) {
+      PendingMessage& head = *pending.front();
+      const bool full = static_cast<int64_t>(pending.size()) > max_pending_messages ||
+                        pending_bytes > kMaxPendingBytes;
+      if (!all && !full && !compressor->IsDone(head)) break;
+      Status st = compressor->Wait(head);
+      if (st.ok()) st = WritePending(head);
+      if (!st.ok()) return broken = st;
+      pending_bytes -= head.raw_bytes;
+      pending.pop_front();
+    }
+    return Status::OK();
+  }
+
+  // Compresses and writes `m` now, or queues it behind the pending ones.
+  Status Emit(std::shared_ptr<PendingMessage> m) {
+    if (compressor == nullptr) {
+      Status st = m->body.CompressAll();
+      if (st.ok()) st = WritePending(*m);
+      if (!st.ok()) broken = st;
+      return st;
+    }
+    for (int i = 0; i < m->body.num_buffers(); ++i) m->raw_bytes += m->body.raw_size(i);
+    compressor->Add(m);
+    pending_bytes += m->raw_bytes;
+    pending.push_back(std::move(m));
+    return WriteReady(false);
+  }
+
   Status WriteDictionary(int64_t id, const ArrayRef& values, bool is_delta) {
     internal::BodyWriter body(options.codec, options.level, options.pool);
     QUIVER_RETURN_NOT_OK(body.AddArray(*values));
-    flatbuffers::FlatBufferBuilder fbb;
-    auto data = body.Finish(fbb, values->length);
-    auto batch = fb::CreateDictionaryBatch(fbb, id, data, is_delta);
-    QUIVER_ASSIGN_OR_RAISE(
-        auto block, WriteMessage(fb::MessageHeader::DictionaryBatch, fbb, batch.Union(), &body));
-    dictionary_blocks.push_back(block);
+    auto m = std::make_shared<PendingMessage>(std::move(body), fb::MessageHeader::DictionaryBatch,
+                                              values->length);
+    m->dictionary_id = id;
+    m->is_delta = is_delta;
+    QUIVER_RETURN_NOT_OK(Emit(std::move(m)));
     ++dictionaries_written;
     return Status::OK();
   }
@@ -145,6 +225,7 @@ struct IpcWriter::Impl {
 
   Status WriteBatch(const RecordBatch& batch) {
     if (closed) return Status::Invalid("IpcWriter: write after Close()");
+    QUIVER_RETURN_NOT_OK(broken);
     if (batch.num_columns() != schema->num_fields()) {
       return Status::Invalid("IpcWriter: batch has {} columns, schema {}", batch.num_columns(),
                              schema->num_fields());
@@ -164,18 +245,17 @@ struct IpcWriter::Impl {
     QUIVER_RETURN_NOT_OK(WriteDictionaries(batch));
     internal::BodyWriter body(options.codec, options.level, options.pool);
     for (const auto& col : batch.columns()) QUIVER_RETURN_NOT_OK(body.AddArray(*col));
-    flatbuffers::FlatBufferBuilder fbb;
-    auto rb = body.Finish(fbb, batch.num_rows());
-    QUIVER_ASSIGN_OR_RAISE(auto block,
-                           WriteMessage(fb::MessageHeader::RecordBatch, fbb, rb.Union(), &body));
-    batch_blocks.push_back(block);
+    QUIVER_RETURN_NOT_OK(Emit(std::make_shared<PendingMessage>(
+        std::move(body), fb::MessageHeader::RecordBatch, batch.num_rows())));
     ++batches_written;
     return Status::OK();
   }
 
   Status Close() {
     if (closed) return Status::OK();
+    QUIVER_RETURN_NOT_OK(broken);
     QUIVER_RETURN_NOT_OK(Start());
+    if (compressor) QUIVER_RETURN_NOT_OK(WriteReady(true));
     closed = true;
     const uint32_t eos[2] = {internal::kContinuation, 0};
     QUIVER_RETURN_NOT_OK(sink.Write(eos, 8));
@@ -215,6 +295,11 @@ Result<std::unique_ptr<IpcWriter::Impl>> MakeImpl(OutputStream* sink, SchemaRef 
   impl->schema = std::move(schema);
   impl->options = options;
   impl->file_format = file;
+  if (options.codec != Codec::kNone && options.use_threads) {
+    ThreadPool* pool = options.thread_pool ? options.thread_pool : GlobalThreadPool();
+    impl->compressor = std::make_unique<internal::BodyCompressor>(pool);
+    impl->max_pending_messages = MaxPendingMessages(*pool);
+  }
   return impl;
 }
 

@@ -13,6 +13,15 @@
 // Sliced arrays (offset != 0) are written with their logical content only:
 // bitmaps are shifted, offsets re-based.
 //
+// With body compression and use_threads, the buffers are compressed on the
+// thread pool, in parallel within a batch and across batches: a message is
+// queued, and written once its buffers are compressed, in order, while the
+// caller goes on with the next batch. At most a bounded window of messages
+// (and of their uncompressed bytes) is pending; Close() writes the rest. The
+// output is byte-for-byte the same as a serial writer's, whatever the number
+// of threads. Pending batches are referenced, not copied, so their buffers
+// must not change until Close() (Arrow arrays are immutable).
+//
 // Thread-safety: one thread at a time. The sink must outlive the writer.
 #pragma once
 
@@ -25,6 +34,10 @@
 #include "common/status.h"
 #include "formats/compression/codec.h"
 
+namespace quiver {
+class ThreadPool;
+}  // namespace quiver
+
 namespace quiver::ipc {
 
 struct IpcWriteOptions {
@@ -33,6 +46,11 @@ struct IpcWriteOptions {
   int level = compression::kDefaultLevel;
   bool emit_dictionary_deltas = false;
   MemoryPool* pool = DefaultMemoryPool();
+  // Compress on `thread_pool` (GlobalThreadPool() when null) and pipeline
+  // batches; false compresses each buffer on the calling thread, in turn.
+  // Either way the bytes written are the same.
+  bool use_threads = true;
+  ThreadPool* thread_pool = nullptr;
 };
 
 class IpcWriter {
@@ -46,13 +64,17 @@ class IpcWriter {
   ~IpcWriter();
 
   // REQUIRES: batch.schema() has the same fields as the writer's schema.
+  // With compression on threads the message may reach the sink later (see
+  // above); a failure to compress or write it is returned by a later call.
   Status WriteRecordBatch(const RecordBatch& batch);
-  // Writes the end-of-stream marker (and the footer for files). Idempotent.
-  // Does not close the sink.
+  // Writes the pending messages, the end-of-stream marker (and the footer for
+  // files). Idempotent. Does not close the sink.
   Status Close();
 
+  // Batches accepted (written or pending).
   int64_t num_record_batches_written() const;
   int64_t num_dictionary_batches_written() const;
+  // Bytes handed to the sink so far (pending messages not included).
   int64_t bytes_written() const;
 
   struct Impl;
