@@ -41,8 +41,11 @@ Status DecodePlainByteArray(const uint8_t* src, int64_t size, int64_t n, ByteArr
     uint32_t len;
     std::memcpy(&len, src + pos, 4);
     pos += 4;
-    if (len > static_cast<uint64_t>(size - pos)) {
-      return Status::Invalid("PLAIN BYTE_ARRAY value {} claims {} bytes, {} remain", i, len,
+    // The values after this one need their 4-byte lengths too: this keeps
+    // the data within the size - 4 * n bytes reserved above.
+    const int64_t room = size - pos - 4 * (n - i - 1);
+    if (len > static_cast<uint64_t>(room)) {
+      return Status::Invalid("PLAIN BYTE_ARRAY value {} of {} claims {} bytes, {} remain", i, n, len,
                              size - pos);
     }
     out->UnsafeAppend(src + pos, static_cast<int32_t>(len));

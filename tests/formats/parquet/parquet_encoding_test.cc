@@ -228,6 +228,22 @@ TEST(ParquetDelta, ByteArraysRoundTrip) {
   }
 }
 
+TEST(ParquetPlain, ByteArrayValueCannotTakeTheOtherValuesLengths) {
+  // Found by parquet_fuzz: 3 values in 16 bytes, the first claiming 10 of
+  // the 12 bytes after its length. The data fits the page but leaves no room
+  // for the other values' lengths; it must be rejected, not written past the
+  // 16 - 4 * 3 = 4 data bytes reserved.
+  std::string enc(16, 'x');
+  const uint32_t len = 10;
+  std::memcpy(enc.data(), &len, 4);
+  DecodeBudget budget(1 << 20);
+  ByteArrayBuilder out(DefaultMemoryPool(), &budget, "test");
+  int64_t consumed = 0;
+  Status st = DecodePlainByteArray(U8(enc), static_cast<int64_t>(enc.size()), 3, &out, &consumed);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("claims 10 bytes"), std::string::npos) << st.ToString();
+}
+
 TEST(ParquetDelta, PrefixBlowUpIsBounded) {
   // DELTA_BYTE_ARRAY: a long first value repeated through prefixes. The
   // budget stops it long before it could exhaust memory.
