@@ -9,7 +9,8 @@ same directory bench/parquet_io.py uses). Every peer reads that file and writes 
 Arrow IPC file with LZ4_FRAME or ZSTD body compression (default levels), batch for batch:
   quiver     `quiver convert lineorder.arrow out.arrow --compression C` (a subprocess: wall time,
              process start and the fsync + rename of its atomic output included)
-  baseline   the same with another quiver binary (--baseline, e.g. a build of an older commit)
+  baseline   the same with another quiver binary (--baseline, e.g. a build of an older commit;
+             --baseline-label says what it is in the table)
   pyarrow    memory-map the input, pyarrow.ipc.new_file with
              IpcWriteOptions(compression=C, use_threads=True), write every batch, fsync (in
              process; the fsync matches Quiver's durable output)
@@ -117,6 +118,8 @@ def main():
     parser.add_argument("--quiver", type=Path, default=REPO_ROOT / "build/release/quiver")
     parser.add_argument("--baseline", type=Path,
                         help="another quiver binary to time alongside (e.g. an older build)")
+    parser.add_argument("--baseline-label",
+                        help="what the baseline is, for the table (default: its path)")
     parser.add_argument("--data-dir", type=Path, default=BENCH_DIR / "data")
     parser.add_argument("--results", type=Path, default=BENCH_DIR / "RESULTS.md")
     parser.add_argument("--no-write", action="store_true", help="print only")
@@ -133,7 +136,8 @@ def main():
     peers = [("quiver", "`quiver convert lineorder.arrow out.arrow --compression C`",
               write_quiver_binary(args.quiver))]
     if args.baseline:
-        peers.append(("quiver baseline", f"the same with `{args.baseline}`",
+        label = args.baseline_label or f"`{args.baseline}`"
+        peers.append(("quiver baseline", f"the same with {label}",
                       write_quiver_binary(args.baseline)))
     peers.append(("pyarrow", "`ipc.new_file(…, IpcWriteOptions(compression=C, "
                   "use_threads=True))`, batch by batch, + fsync", write_pyarrow))
