@@ -27,7 +27,8 @@ using plan::LogicalOpType;
 namespace {
 
 bool IsSemiOrAnti(const LogicalOperator& op) {
-  return op.type == LogicalOpType::kJoin && (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti);
+  return op.type == LogicalOpType::kJoin &&
+         (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti);
 }
 
 // Whether every left-side reference of `semi` is among `side`'s bindings.
@@ -71,7 +72,8 @@ LogicalOpPtr Sink(LogicalOpPtr semi) {
   for (size_t idx : candidates) {
     if (!LeftSideWithin(*semi, below.children[idx]->GetColumnBindings())) continue;
     const double target_rows = below.children[idx]->estimated_rows;
-    if (semi->join_type != JoinType::kSemi || build_rows < 0 || target_rows < 0 || build_rows * 4 > target_rows) {
+    if (semi->join_type != JoinType::kSemi || build_rows < 0 || target_rows < 0 ||
+        build_rows * 4 > target_rows) {
       continue;
     }
     LogicalOpPtr parent = std::move(semi->children[0]);

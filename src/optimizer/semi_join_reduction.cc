@@ -42,7 +42,9 @@ struct Source {
 
 bool IsColumn(const Expression& e) { return e.type == ExprType::kColumnRef && e.depth == 0; }
 
-bool SameType(const Expression& a, const Expression& b) { return a.return_type->Equals(*b.return_type); }
+bool SameType(const Expression& a, const Expression& b) {
+  return a.return_type->Equals(*b.return_type);
+}
 
 // A scan with filters and projections over it, nothing else.
 bool IsSimple(const LogicalOperator& op) {
@@ -63,7 +65,8 @@ bool Outputs(const LogicalOperator& op, const ColumnBinding& b) {
 
 // Collects the simple subtrees of `op` holding a superset of the values of
 // `op`'s output column `b`. `budget` bounds the walk on deep join trees.
-void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget, std::vector<Source>* out) {
+void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
+                 std::vector<Source>* out) {
   if (--*budget < 0) return;
   if (IsSimple(op)) {
     if (Outputs(op, b)) out->push_back({&op, b});
@@ -78,7 +81,9 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
       FindSources(*op.children[0], b, budget, out);
       return;
     case LogicalOpType::kProjection: {
-      if (b.table != op.table_index || b.column < 0 || static_cast<size_t>(b.column) >= op.expressions.size()) return;
+      if (b.table != op.table_index || b.column < 0 ||
+          static_cast<size_t>(b.column) >= op.expressions.size())
+        return;
       const Expression& e = *op.expressions[static_cast<size_t>(b.column)];
       if (IsColumn(e)) FindSources(*op.children[0], e.binding, budget, out);
       return;
@@ -101,9 +106,13 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
       // of an inner or semi join satisfies left = right.
       if (!inner && op.join_type != JoinType::kSemi) return;
       for (const auto& c : op.conditions) {
-        if (c.op != "=" || !IsColumn(*c.left) || !IsColumn(*c.right) || !SameType(*c.left, *c.right)) continue;
-        if (in_left && c.left->binding == b) FindSources(*op.children[1], c.right->binding, budget, out);
-        if (!in_left && c.right->binding == b) FindSources(*op.children[0], c.left->binding, budget, out);
+        if (c.op != "=" || !IsColumn(*c.left) || !IsColumn(*c.right) ||
+            !SameType(*c.left, *c.right))
+          continue;
+        if (in_left && c.left->binding == b)
+          FindSources(*op.children[1], c.right->binding, budget, out);
+        if (!in_left && c.right->binding == b)
+          FindSources(*op.children[0], c.left->binding, budget, out);
       }
       return;
     }
@@ -119,14 +128,16 @@ LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& 
     case LogicalOpType::kFilter:
       return FindGroupedAggregate(op->children[0].get(), b, group);
     case LogicalOpType::kProjection: {
-      if (b.table != op->table_index || b.column < 0 || static_cast<size_t>(b.column) >= op->expressions.size()) {
+      if (b.table != op->table_index || b.column < 0 ||
+          static_cast<size_t>(b.column) >= op->expressions.size()) {
         return nullptr;
       }
       const Expression& e = *op->expressions[static_cast<size_t>(b.column)];
       return IsColumn(e) ? FindGroupedAggregate(op->children[0].get(), e.binding, group) : nullptr;
     }
     case LogicalOpType::kAggregate:
-      if (b.table != op->group_index || b.column < 0 || static_cast<size_t>(b.column) >= op->groups.size()) {
+      if (b.table != op->group_index || b.column < 0 ||
+          static_cast<size_t>(b.column) >= op->groups.size()) {
         return nullptr;
       }
       *group = b.column;
@@ -139,7 +150,8 @@ LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& 
 // The `left column = right column` predicates of a join (of one type):
 // its conditions, and residual predicates of that form (an outer join's ON
 // clause stays there until the physical planner).
-std::vector<std::pair<const Expression*, const Expression*>> Equalities(const LogicalOperator& join) {
+std::vector<std::pair<const Expression*, const Expression*>> Equalities(
+    const LogicalOperator& join) {
   std::vector<std::pair<const Expression*, const Expression*>> out;
   for (const auto& c : join.conditions) {
     if (c.op == "=" && IsColumn(*c.left) && IsColumn(*c.right) && SameType(*c.left, *c.right)) {
@@ -147,15 +159,16 @@ std::vector<std::pair<const Expression*, const Expression*>> Equalities(const Lo
     }
   }
   for (const auto& e : join.expressions) {
-    if (e->type != ExprType::kFunction || e->function.function == nullptr || e->function.function->name != "=" ||
-        e->children.size() != 2) {
+    if (e->type != ExprType::kFunction || e->function.function == nullptr ||
+        e->function.function->name != "=" || e->children.size() != 2) {
       continue;
     }
     const Expression* a = e->children[0].get();
     const Expression* b = e->children[1].get();
     if (!IsColumn(*a) || !IsColumn(*b) || !SameType(*a, *b)) continue;
     if (Outputs(*join.children[0], b->binding)) std::swap(a, b);
-    if (Outputs(*join.children[0], a->binding) && Outputs(*join.children[1], b->binding)) out.emplace_back(a, b);
+    if (Outputs(*join.children[0], a->binding) && Outputs(*join.children[1], b->binding))
+      out.emplace_back(a, b);
   }
   return out;
 }
@@ -193,7 +206,8 @@ class Reducer {
       const Expression& agg_side = side == 0 ? *left : *right;
       const Expression& other_side = side == 0 ? *right : *left;
       int group = -1;
-      LogicalOperator* found = FindGroupedAggregate(join->children[side].get(), agg_side.binding, &group);
+      LogicalOperator* found =
+          FindGroupedAggregate(join->children[side].get(), agg_side.binding, &group);
       if (found == nullptr) continue;
       const Expression& g = *found->groups[static_cast<size_t>(group)];
       if (!IsColumn(g) || !SameType(g, agg_side)) continue;
@@ -219,8 +233,9 @@ class Reducer {
     LogicalOpPtr copy = plan::CopyFresh(*best.op, state_, &map);
     auto semi = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
     semi->join_type = JoinType::kSemi;
-    semi->conditions.push_back({plan::MakeColumnRef(group_column->binding, group_column->return_type),
-                                plan::MakeColumnRef(map.at(best.binding), group_column->return_type)});
+    semi->conditions.push_back(
+        {plan::MakeColumnRef(group_column->binding, group_column->return_type),
+         plan::MakeColumnRef(map.at(best.binding), group_column->return_type)});
     semi->children.push_back(std::move(agg->children[0]));
     semi->children.push_back(std::move(copy));
     agg->children[0] = std::move(semi);
