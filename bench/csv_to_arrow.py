@@ -23,7 +23,6 @@ import argparse
 import datetime as dt
 import os
 import platform
-import re
 import shlex
 import statistics
 import subprocess
@@ -37,6 +36,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
+
+from benchlib import replace_section
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -253,17 +254,7 @@ def render(results, args, command, csv_sizes, checks):
 
 
 def write_results(markdown, path):
-    section = f"{SECTION_START}\n{markdown}\n{SECTION_END}\n"
-    text = path.read_text() if path.exists() else (
-        "# Benchmark results\n\nEach section is rewritten by the script named in it; "
-        "see bench/README.md for how to run them.\n\n")
-    if SECTION_START in text and SECTION_END in text:
-        pattern = re.compile(re.escape(SECTION_START) + r".*?" + re.escape(SECTION_END) + r"\n?",
-                             re.S)
-        text = pattern.sub(lambda _: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
+    replace_section(path, SECTION_START, SECTION_END, markdown)
 
 
 def main():

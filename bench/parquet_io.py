@@ -23,7 +23,6 @@ The script prints markdown tables and rewrites its section of bench/RESULTS.md.
 import argparse
 import datetime as dt
 import os
-import platform
 import re
 import shlex
 import statistics
@@ -36,6 +35,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
+
+from benchlib import machine_line, quiver_version, replace_section
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -136,24 +137,6 @@ READERS = [("quiver", read_quiver), ("pyarrow", read_pyarrow), ("duckdb", read_d
 WRITERS = [("quiver", write_quiver), ("pyarrow", write_pyarrow)]
 
 
-def machine_line():
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-    return f"`nproc` = {nproc}, {cpu}, {platform.system()} {platform.release()}"
-
-
-def quiver_version(quiver):
-    v = subprocess.run([str(quiver), "--version"], capture_output=True, text=True).stdout.strip()
-    rev = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True).stdout.strip()
-    return f"{v or 'quiver'} ({rev}, uncommitted changes possible)"
-
-
 def table_md(title, rows_count, byte_count, results, names):
     lines = [f"#### {title}", "", "| peer | median s | min s | rows/s | GB/s (uncompressed) | ÷ Quiver |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -234,14 +217,7 @@ def main():
     markdown = "\n".join(header + sections)
     print(markdown)
     if not args.no_write:
-        section = f"{SECTION_START}\n{markdown}\n{SECTION_END}\n"
-        text = args.results.read_text()
-        if SECTION_START in text:
-            text = re.sub(re.escape(SECTION_START) + r".*?" + re.escape(SECTION_END) + r"\n?",
-                          lambda _: section, text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        args.results.write_text(text)
+        replace_section(args.results, SECTION_START, SECTION_END, markdown)
         print(f"wrote {args.results}", file=sys.stderr)
 
 

@@ -368,31 +368,11 @@ void GroupTable::Reserve(int64_t groups) {
   if (key_width_ >= 0) keys_.reserve(static_cast<size_t>(groups * key_width_));
 }
 
-int64_t GroupTable::FindOrCreateFixed(const uint8_t* key, uint64_t h) {
-  const uint64_t tag = h & 0xffffffff00000000ULL;
-  const size_t words = static_cast<size_t>(key_width_) / 8;
-  uint64_t pos = h & mask_;
-  for (;;) {
-    const uint64_t slot = slots_[pos];
-    if (slot == 0) break;
-    if ((slot & 0xffffffff00000000ULL) == tag) {
-      const int64_t g = static_cast<int64_t>(slot & 0xffffffffULL) - 1;
-      const uint8_t* gkey = keys_.data() + g * key_width_;
-      uint64_t diff = 0;
-      for (size_t w = 0; w < words; ++w) {
-        uint64_t a, b;
-        std::memcpy(&a, gkey + w * 8, 8);
-        std::memcpy(&b, key + w * 8, 8);
-        diff |= a ^ b;
-      }
-      if (diff == 0) return g;
-    }
-    pos = (pos + 1) & mask_;
-  }
-  return Insert(pos, tag, key, static_cast<uint32_t>(key_width_), h);
-}
-
-int64_t GroupTable::FindOrCreateVariable(const uint8_t* key, uint32_t len, uint64_t h) {
+// Linear probing from h's slot: a slot with h's tag (high 32 bits) is a
+// candidate, `same(g)` compares its key; an empty slot ends the search and
+// takes the new group.
+template <typename Same>
+int64_t GroupTable::FindOrInsert(const uint8_t* key, uint32_t len, uint64_t h, Same&& same) {
   const uint64_t tag = h & 0xffffffff00000000ULL;
   uint64_t pos = h & mask_;
   for (;;) {
@@ -400,13 +380,34 @@ int64_t GroupTable::FindOrCreateVariable(const uint8_t* key, uint32_t len, uint6
     if (slot == 0) break;
     if ((slot & 0xffffffff00000000ULL) == tag) {
       const int64_t g = static_cast<int64_t>(slot & 0xffffffffULL) - 1;
-      uint32_t glen;
-      const uint8_t* gkey = this->key(g, &glen);
-      if (glen == len && (len == 0 || std::memcmp(gkey, key, len) == 0)) return g;
+      if (same(g)) return g;
     }
     pos = (pos + 1) & mask_;
   }
   return Insert(pos, tag, key, len, h);
+}
+
+int64_t GroupTable::FindOrCreateFixed(const uint8_t* key, uint64_t h) {
+  const size_t words = static_cast<size_t>(key_width_) / 8;
+  return FindOrInsert(key, static_cast<uint32_t>(key_width_), h, [&](int64_t g) {
+    const uint8_t* gkey = keys_.data() + g * key_width_;
+    uint64_t diff = 0;
+    for (size_t w = 0; w < words; ++w) {
+      uint64_t a, b;
+      std::memcpy(&a, gkey + w * 8, 8);
+      std::memcpy(&b, key + w * 8, 8);
+      diff |= a ^ b;
+    }
+    return diff == 0;
+  });
+}
+
+int64_t GroupTable::FindOrCreateVariable(const uint8_t* key, uint32_t len, uint64_t h) {
+  return FindOrInsert(key, len, h, [&](int64_t g) {
+    uint32_t glen;
+    const uint8_t* gkey = this->key(g, &glen);
+    return glen == len && (len == 0 || std::memcmp(gkey, key, len) == 0);
+  });
 }
 
 int64_t GroupTable::Insert(uint64_t pos, uint64_t tag, const uint8_t* key, uint32_t len, uint64_t h) {

@@ -95,6 +95,8 @@ class GroupTable {
   int64_t FindOrCreateFixed(const uint8_t* key, uint64_t h);
   int64_t FindOrCreateVariable(const uint8_t* key, uint32_t len, uint64_t h);
   int64_t Insert(uint64_t pos, uint64_t tag, const uint8_t* key, uint32_t len, uint64_t h);
+  template <typename Same>
+  int64_t FindOrInsert(const uint8_t* key, uint32_t len, uint64_t h, Same&& same);
 
   const std::vector<AggregateSpec>* aggs_;
   const std::vector<int>* offsets_;

@@ -81,6 +81,24 @@ int ConjunctCost(const Expression& e) {
   return 3;
 }
 
+// A hash join's residual predicates bound to positions in (probe ++ build)
+// rows, each side as wide as its physical input (computed key columns at its
+// end); null when there are none.
+Result<ExprPtr> BindResidual(const std::vector<ExprPtr>& residual, const std::vector<ColumnBinding>& probe,
+                             size_t probe_width, const std::vector<ColumnBinding>& build, size_t build_width) {
+  if (residual.empty()) return ExprPtr();
+  std::vector<ColumnBinding> both = probe;
+  both.resize(probe_width, ColumnBinding{-2, -2});
+  both.insert(both.end(), build.begin(), build.end());
+  both.resize(probe_width + build_width, ColumnBinding{-2, -2});
+  std::vector<ExprPtr> bound;
+  for (const auto& r : residual) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
+    bound.push_back(std::move(b));
+  }
+  return plan::MakeAnd(std::move(bound));
+}
+
 class Planner {
  public:
   explicit Planner(const PhysicalPlanOptions& options) : options_(options) {}
@@ -105,6 +123,9 @@ class Planner {
                                       const std::vector<const Expression*>& exprs, std::vector<int>* positions);
 
   void WireRuntimeFilter(PhysicalOperator* probe_child, int probe_col, const std::shared_ptr<RuntimeFilter>& f);
+  // A runtime filter on the probe side's key column `col`, wired to the scan
+  // below it; null when runtime filters are off or the key cannot have one.
+  std::shared_ptr<RuntimeFilter> AttachRuntimeFilter(PhysicalOperator* probe, int col, bool nulls_equal);
 
   PhysicalPlanOptions options_;
 };
@@ -385,6 +406,15 @@ int SideOf(const Expression& e, const std::vector<ColumnBinding>& left, const st
   return -1;
 }
 
+std::shared_ptr<RuntimeFilter> Planner::AttachRuntimeFilter(PhysicalOperator* probe, int col, bool nulls_equal) {
+  const TypeRef& type = probe->types()[static_cast<size_t>(col)];
+  if (!options_.runtime_filters || nulls_equal || !RuntimeFilterSupports(*type)) return nullptr;
+  auto f = std::make_shared<RuntimeFilter>();
+  f->type = type;
+  WireRuntimeFilter(probe, col, f);
+  return f;
+}
+
 void Planner::WireRuntimeFilter(PhysicalOperator* op, int col, const std::shared_ptr<RuntimeFilter>& f) {
   for (;;) {
     if (auto* scan = dynamic_cast<PhysicalTableScan*>(op)) {
@@ -575,39 +605,28 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
   std::vector<int> lpos, rpos;
   QUIVER_ASSIGN_OR_RAISE(left, EnsureColumns(std::move(left), lb, lkeys, &lpos));
   QUIVER_ASSIGN_OR_RAISE(right, EnsureColumns(std::move(right), rb, rkeys, &rpos));
-  // A semi or anti join of a small left side against a large right side:
-  // build the left side and let the right side mark it (RIGHT_SEMI /
-  // RIGHT_ANTI, see physical_hash_join.h).
+  // A small left side and a large right one: semi, anti and left joins can
+  // build the left side and let the right side probe it. The right side's
+  // rows without a partner never reach the result, so the left side's keys
+  // filter the right side's scan.
   const double left_rows = lop->estimated_rows, right_rows = rop->estimated_rows;
-  if ((type == JoinType::kSemi || type == JoinType::kAnti) && !null_aware && left_rows >= 0 &&
-      right_rows >= 0 && left_rows * 4 < right_rows && right_rows > 10000) {
+  const bool small_left = left_rows >= 0 && right_rows >= 0 && left_rows * 4 < right_rows && right_rows > 10000;
+  auto left_built_spec = [&](JoinType probe_type) -> Result<HashJoinSpec> {
     HashJoinSpec spec;
-    spec.type = type;
-    spec.emit_build = true;
+    spec.type = probe_type;
     spec.probe_keys = rpos;
     spec.build_keys = lpos;
     for (const auto& k : keys) spec.nulls_equal.push_back(k.nulls_equal);
-    // Residual over (right ++ extra) ++ (left ++ extra).
-    if (!residual.empty()) {
-      std::vector<ColumnBinding> both = rb;
-      both.resize(right->types().size(), ColumnBinding{-2, -2});
-      both.insert(both.end(), lb.begin(), lb.end());
-      both.resize(left->types().size() + right->types().size(), ColumnBinding{-2, -2});
-      std::vector<ExprPtr> bound;
-      for (const auto& r : residual) {
-        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
-        bound.push_back(std::move(b));
-      }
-      spec.residual = plan::MakeAnd(std::move(bound));
-    }
-    // Probe rows without a partner cannot mark anything, for semi and anti
-    // alike: the small side's keys filter the large side's scan.
-    if (options_.runtime_filters && RuntimeFilterSupports(*right->types()[static_cast<size_t>(rpos[0])]) &&
-        !spec.nulls_equal[0]) {
-      spec.runtime_filter = std::make_shared<RuntimeFilter>();
-      spec.runtime_filter->type = right->types()[static_cast<size_t>(rpos[0])];
-      WireRuntimeFilter(right.get(), rpos[0], spec.runtime_filter);
-    }
+    QUIVER_ASSIGN_OR_RAISE(spec.residual,
+                           BindResidual(residual, rb, right->types().size(), lb, left->types().size()));
+    spec.runtime_filter = AttachRuntimeFilter(right.get(), rpos[0], spec.nulls_equal[0]);
+    return spec;
+  };
+  // Semi / anti: the right side marks the build rows it matches (RIGHT_SEMI /
+  // RIGHT_ANTI, see physical_hash_join.h).
+  if ((type == JoinType::kSemi || type == JoinType::kAnti) && !null_aware && small_left) {
+    QUIVER_ASSIGN_OR_RAISE(HashJoinSpec spec, left_built_spec(type));
+    spec.emit_build = true;
     const std::vector<TypeRef> build_types = left->types();
     auto hj = std::make_unique<PhysicalHashJoin>(std::vector<TypeRef>{}, std::move(spec), build_types);
     hj->children().push_back(std::move(right));
@@ -627,38 +646,12 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
     }
     return out;
   }
-  // A LEFT join of a small left side with a large right side: build the
-  // left side, let the right side probe it as an inner join that marks the
-  // build rows it matches, then add the unmatched left rows padded with
-  // NULLs (RIGHT_OUTER_ROWS). The large side is never hashed, and its scan
-  // gets the small side's runtime filter (its rows without a partner are
-  // not part of the result).
-  if (type == JoinType::kLeft && left_rows >= 0 && right_rows >= 0 && left_rows * 4 < right_rows &&
-      right_rows > 10000) {
-    HashJoinSpec spec;
-    spec.type = JoinType::kInner;
+  // Left: the right side probes as an inner join that marks the build rows
+  // it matches; the unmatched left rows follow, padded with NULLs
+  // (RIGHT_OUTER_ROWS).
+  if (type == JoinType::kLeft && small_left) {
+    QUIVER_ASSIGN_OR_RAISE(HashJoinSpec spec, left_built_spec(JoinType::kInner));
     spec.mark_build = true;
-    spec.probe_keys = rpos;
-    spec.build_keys = lpos;
-    for (const auto& k : keys) spec.nulls_equal.push_back(k.nulls_equal);
-    if (!residual.empty()) {
-      std::vector<ColumnBinding> both = rb;
-      both.resize(right->types().size(), ColumnBinding{-2, -2});
-      both.insert(both.end(), lb.begin(), lb.end());
-      both.resize(left->types().size() + right->types().size(), ColumnBinding{-2, -2});
-      std::vector<ExprPtr> bound;
-      for (const auto& r : residual) {
-        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
-        bound.push_back(std::move(b));
-      }
-      spec.residual = plan::MakeAnd(std::move(bound));
-    }
-    if (options_.runtime_filters && RuntimeFilterSupports(*right->types()[static_cast<size_t>(rpos[0])]) &&
-        !spec.nulls_equal[0]) {
-      spec.runtime_filter = std::make_shared<RuntimeFilter>();
-      spec.runtime_filter->type = right->types()[static_cast<size_t>(rpos[0])];
-      WireRuntimeFilter(right.get(), rpos[0], spec.runtime_filter);
-    }
     const std::vector<TypeRef> probe_types = right->types();
     const std::vector<TypeRef> build_types = left->types();
     std::vector<TypeRef> pair_types = probe_types;
@@ -691,19 +684,7 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
   spec.build_keys = rpos;
   for (const auto& k : keys) spec.nulls_equal.push_back(k.nulls_equal);
   spec.null_aware = null_aware;
-  // Residual over (left ++ extra) ++ (right ++ extra).
-  if (!residual.empty()) {
-    std::vector<ColumnBinding> both = lb;
-    both.resize(left->types().size(), ColumnBinding{-2, -2});
-    both.insert(both.end(), rb.begin(), rb.end());
-    both.resize(left->types().size() + right->types().size(), ColumnBinding{-2, -2});
-    std::vector<ExprPtr> bound;
-    for (const auto& r : residual) {
-      QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindToPositions(*r, both));
-      bound.push_back(std::move(b));
-    }
-    spec.residual = plan::MakeAnd(std::move(bound));
-  }
+  QUIVER_ASSIGN_OR_RAISE(spec.residual, BindResidual(residual, lb, left->types().size(), rb, right->types().size()));
   // Output types of the hash join itself.
   std::vector<TypeRef> types = left->types();
   const std::vector<TypeRef> build_types = right->types();
@@ -712,15 +693,12 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const LogicalOperator& op) {
   } else if (type != JoinType::kSemi && type != JoinType::kAnti) {
     types.insert(types.end(), build_types.begin(), build_types.end());
   }
-  if (options_.runtime_filters && (type == JoinType::kInner || type == JoinType::kSemi) &&
-      RuntimeFilterSupports(*left->types()[static_cast<size_t>(lpos[0])]) && !spec.nulls_equal[0]) {
-    spec.runtime_filter = std::make_shared<RuntimeFilter>();
-    spec.runtime_filter->type = left->types()[static_cast<size_t>(lpos[0])];
+  // Only joins that drop probe rows without a partner can filter the probe scan.
+  if (type == JoinType::kInner || type == JoinType::kSemi) {
+    spec.runtime_filter = AttachRuntimeFilter(left.get(), lpos[0], spec.nulls_equal[0]);
   }
-  auto filter = spec.runtime_filter;
   const size_t probe_width = left->types().size();
   auto hj = std::make_unique<PhysicalHashJoin>(types, std::move(spec), build_types);
-  if (filter) WireRuntimeFilter(left.get(), lpos[0], filter);
   hj->children().push_back(std::move(left));
   hj->children().push_back(std::move(right));
   PhysicalOpPtr out = std::move(hj);

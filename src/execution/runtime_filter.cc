@@ -1,5 +1,6 @@
 #include "execution/runtime_filter.h"
 
+#include "execution/hash_util.h"
 #include "functions/kernel_util.h"
 
 namespace quiver::exec {
@@ -19,15 +20,7 @@ bool RuntimeFilterSupports(const DataType& t) {
 namespace {
 
 // Word index from the high bits, two bit positions from the low 12.
-inline uint64_t BloomHash(int64_t v) {
-  uint64_t x = static_cast<uint64_t>(v) + 0x9e3779b97f4a7c15ULL;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
+inline uint64_t BloomHash(int64_t v) { return MixHash(static_cast<uint64_t>(v) + 0x9e3779b97f4a7c15ULL); }
 inline uint64_t BloomBits(uint64_t h) { return (uint64_t{1} << (h & 63)) | (uint64_t{1} << ((h >> 6) & 63)); }
 
 }  // namespace

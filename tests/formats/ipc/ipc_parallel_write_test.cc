@@ -15,21 +15,12 @@
 #include "common/thread_pool.h"
 #include "formats/ipc/reader.h"
 #include "formats/ipc/writer.h"
+#include "util/status_util.h"
 
 namespace quiver::ipc {
 namespace {
 
-#define ASSERT_OK(expr)                      \
-  do {                                       \
-    ::quiver::Status _st = (expr);           \
-    ASSERT_TRUE(_st.ok()) << _st.ToString(); \
-  } while (false)
-
-template <typename T>
-T Unwrap(Result<T> r) {
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return std::move(r).ValueOrDie();
-}
+using ::quiver::testing::Unwrap;
 
 uint64_t SplitMix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;

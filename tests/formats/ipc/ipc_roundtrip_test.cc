@@ -14,6 +14,7 @@
 #include "common/io.h"
 #include "formats/ipc/reader.h"
 #include "formats/ipc/writer.h"
+#include "util/status_util.h"
 
 namespace quiver::ipc {
 namespace {
@@ -21,17 +22,7 @@ namespace {
 constexpr int64_t kRows = 13;
 bool IsNullRow(int64_t i) { return i % 4 == 3; }
 
-#define ASSERT_OK(expr)                      \
-  do {                                       \
-    ::quiver::Status _st = (expr);           \
-    ASSERT_TRUE(_st.ok()) << _st.ToString(); \
-  } while (false)
-
-template <typename T>
-T Unwrap(Result<T> r) {
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return std::move(r).ValueOrDie();
-}
+using ::quiver::testing::Unwrap;
 
 template <typename T>
 std::shared_ptr<Buffer> Buf(const std::vector<T>& v) {
