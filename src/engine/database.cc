@@ -91,6 +91,7 @@ struct Database::Impl {
   Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state) {
     if (!db->options_.optimize) return plan;
     optimizer::OptimizerOptions o;
+    o.disabled = db->options_.disabled_optimizer_rules;
     return optimizer::Optimize(std::move(plan), state, o);
   }
 
@@ -126,7 +127,8 @@ struct Database::Impl {
     return binder.BindQuery(node);
   }
 
-  Result<QueryResult> ExecuteSelect(const sql::SelectStatement& s, const std::vector<Value>& params) {
+  Result<QueryResult> ExecuteSelect(const sql::SelectStatement& s,
+                                    const std::vector<Value>& params) {
     plan::BindState state;
     state.catalog = &db->catalog_;
     state.parameters = params;
@@ -158,7 +160,8 @@ struct Database::Impl {
     return r;
   }
 
-  Result<QueryResult> ExecuteExplain(const sql::ExplainStatement& s, const std::vector<Value>& params) {
+  Result<QueryResult> ExecuteExplain(const sql::ExplainStatement& s,
+                                     const std::vector<Value>& params) {
     if (s.statement->kind != sql::StatementKind::kSelect) {
       return Status::Unsupported("EXPLAIN of statements other than SELECT");
     }
@@ -183,8 +186,9 @@ struct Database::Impl {
   }
 
   // Casts the columns of a query to a table's types for INSERT / CREATE TABLE AS.
-  Result<BoundQuery> ConformToTable(BoundQuery q, const Schema& target, const std::vector<int>& mapping,
-                                    plan::BindState* state, const std::string& table) {
+  Result<BoundQuery> ConformToTable(BoundQuery q, const Schema& target,
+                                    const std::vector<int>& mapping, plan::BindState* state,
+                                    const std::string& table) {
     const auto bindings = q.plan->GetColumnBindings();
     std::vector<ExprPtr> exprs;
     std::vector<std::string> names;
@@ -196,7 +200,8 @@ struct Database::Impl {
       if (src < 0) {
         e = plan::MakeConstant(Value::Null(to));
       } else {
-        e = plan::MakeColumnRef(bindings[static_cast<size_t>(src)], q.types[static_cast<size_t>(src)]);
+        e = plan::MakeColumnRef(bindings[static_cast<size_t>(src)],
+                                q.types[static_cast<size_t>(src)]);
         const DataType& from = *q.types[static_cast<size_t>(src)];
         if (!from.Equals(*to)) {
           // Assignment casts: what an explicit cast allows within a category.
@@ -205,7 +210,8 @@ struct Database::Impl {
                           (to->id == TypeId::kString);
           if (!ok) {
             return Status::TypeError(
-                "column \"{}\" is of type {} but expression is of type {} (you will need to rewrite or cast the "
+                "column \"{}\" is of type {} but expression is of type {} (you will need to "
+                "rewrite or cast the "
                 "expression)",
                 target.field(c)->name, PgTypeName(*to), PgTypeName(from));
           }
@@ -228,13 +234,17 @@ struct Database::Impl {
     return out;
   }
 
-  Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s, const std::vector<Value>& params) {
+  Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s,
+                                    const std::vector<Value>& params) {
     auto entry = db->catalog_.Lookup(s.table);
-    if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", s.table).WithPosition(s.table_location);
+    if (entry == nullptr)
+      return Status::KeyError("relation \"{}\" does not exist", s.table)
+          .WithPosition(s.table_location);
     auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
     if (table == nullptr) {
-      return Status::Invalid("cannot insert into \"{}\": it is {}", s.table,
-                             entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
+      return Status::Invalid(
+          "cannot insert into \"{}\": it is {}", s.table,
+          entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
     }
     const SchemaRef target = table->schema();
     std::vector<int> mapping(static_cast<size_t>(target->num_fields()), -1);
@@ -249,7 +259,8 @@ struct Database::Impl {
           }
         }
         if (idx < 0) {
-          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i], s.table);
+          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i],
+                                  s.table);
         }
         mapping[static_cast<size_t>(idx)] = static_cast<int>(i);
       }
@@ -265,14 +276,17 @@ struct Database::Impl {
         s.source->values[0].size() == given) {
       std::vector<TypeRef> targets(given);
       for (size_t c = 0; c < mapping.size(); ++c) {
-        if (mapping[c] >= 0) targets[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
+        if (mapping[c] >= 0)
+          targets[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
       }
       binder.SetValuesTargetTypes(std::move(targets));
     }
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindQuery(*s.source));
-    if (q.types.size() > given) return Status::Invalid("INSERT has more expressions than target columns");
+    if (q.types.size() > given)
+      return Status::Invalid("INSERT has more expressions than target columns");
     if (q.types.size() < given) {
-      if (!s.columns.empty()) return Status::Invalid("INSERT has more target columns than expressions");
+      if (!s.columns.empty())
+        return Status::Invalid("INSERT has more target columns than expressions");
       for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
     }
     QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, s.table));
@@ -292,10 +306,12 @@ struct Database::Impl {
     return Command(fmt::format("INSERT 0 {}", n), n);
   }
 
-  Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s, const std::vector<Value>& params) {
+  Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s,
+                                         const std::vector<Value>& params) {
     if (db->catalog_.Lookup(s.name) != nullptr) {
       if (s.if_not_exists) return Command("CREATE TABLE");
-      return Status::Invalid("relation \"{}\" already exists", s.name).WithPosition(s.name_location);
+      return Status::Invalid("relation \"{}\" already exists", s.name)
+          .WithPosition(s.name_location);
     }
     if (s.as_select) {
       plan::BindState state;
@@ -331,14 +347,17 @@ struct Database::Impl {
     for (const auto& c : s.columns) {
       for (const auto& f : fields) {
         if (f->name == c.name) {
-          return Status::Invalid("column \"{}\" specified more than once", c.name).WithPosition(c.location);
+          return Status::Invalid("column \"{}\" specified more than once", c.name)
+              .WithPosition(c.location);
         }
       }
       auto t = TypeFromSqlName(c.type.name, c.type.modifiers);
-      if (!t.ok()) return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
+      if (!t.ok())
+        return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
       if (c.type.is_array) return Status::Unsupported("array columns").WithPosition(c.location);
       TypeRef type = *t;
-      if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty()) type = decimal128(kMaxDecimalPrecision, 6);
+      if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty())
+        type = decimal128(kMaxDecimalPrecision, 6);
       fields.push_back(field(c.name, type, !c.not_null));
     }
     auto table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
@@ -359,16 +378,19 @@ struct Database::Impl {
     view->columns = s.columns;
     view->query = s.query;
     view->text = s.text;
-    QUIVER_RETURN_NOT_OK(db->catalog_.CreateView(std::move(view), s.or_replace).WithPosition(s.name_location));
+    QUIVER_RETURN_NOT_OK(
+        db->catalog_.CreateView(std::move(view), s.or_replace).WithPosition(s.name_location));
     return Command("CREATE VIEW");
   }
 
   Result<QueryResult> ExecuteDrop(const sql::DropStatement& s) {
     if (s.object == sql::DropStatement::kIndex) {
-      for (const auto& name : s.names) QUIVER_RETURN_NOT_OK(db->catalog_.DropIndex(name, s.if_exists));
+      for (const auto& name : s.names)
+        QUIVER_RETURN_NOT_OK(db->catalog_.DropIndex(name, s.if_exists));
       return Command("DROP INDEX");
     }
-    if (s.object == sql::DropStatement::kOther) return Status::Unsupported("DROP of this kind of object");
+    if (s.object == sql::DropStatement::kOther)
+      return Status::Unsupported("DROP of this kind of object");
     const bool view = s.object == sql::DropStatement::kView;
     for (const auto& name : s.names) {
       QUIVER_RETURN_NOT_OK(db->catalog_.Drop(name, view, s.if_exists));
@@ -377,13 +399,16 @@ struct Database::Impl {
   }
 
   // DELETE and UPDATE rewrite the (memory) table from a query over it.
-  Result<QueryResult> RewriteTable(const std::string& name, int location, const sql::ParsedExpr* where,
-                                   const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
-                                   const std::vector<Value>& params) {
+  Result<QueryResult> RewriteTable(
+      const std::string& name, int location, const sql::ParsedExpr* where,
+      const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
+      const std::vector<Value>& params) {
     auto entry = db->catalog_.Lookup(name);
-    if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
+    if (entry == nullptr)
+      return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
     auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
-    if (table == nullptr) return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
+    if (table == nullptr)
+      return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
     const SchemaRef target = table->schema();
     plan::BindState state;
     state.catalog = &db->catalog_;
@@ -482,8 +507,9 @@ struct Database::Impl {
       for (int c = 0; c < b->num_columns(); ++c) {
         QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({b->column(c)}, DefaultMemoryPool()));
         if (!target->field(c)->nullable && copy->GetNullCount() > 0) {
-          return Status::Invalid("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                                 target->field(c)->name, name);
+          return Status::Invalid(
+              "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+              target->field(c)->name, name);
         }
         cols.push_back(copy);
       }
@@ -609,12 +635,13 @@ struct Database::Impl {
       const SchemaRef target = table->schema();
       for (const auto& b : batches) {
         if (b->num_columns() != target->num_fields()) {
-          return Status::Invalid("{}: has {} columns, table \"{}\" has {}", s.file, b->num_columns(), s.table,
-                                 target->num_fields());
+          return Status::Invalid("{}: has {} columns, table \"{}\" has {}", s.file,
+                                 b->num_columns(), s.table, target->num_fields());
         }
         std::vector<ArrayRef> cols;
         for (int c = 0; c < b->num_columns(); ++c) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, CastArray(b->column(c), target->field(c)->type, DefaultMemoryPool()));
+          QUIVER_ASSIGN_OR_RAISE(
+              ArrayRef a, CastArray(b->column(c), target->field(c)->type, DefaultMemoryPool()));
           cols.push_back(a);
         }
         n += b->num_rows();
@@ -649,8 +676,8 @@ struct Database::Impl {
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
     QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
-    QUIVER_ASSIGN_OR_RAISE(auto writer,
-                           formats::MakeTableWriter(copy.format, s.file, file.get(), r.schema, copy.write));
+    QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(copy.format, s.file, file.get(),
+                                                                 r.schema, copy.write));
     for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->Write(*b));
     QUIVER_RETURN_NOT_OK(writer->Close());
     QUIVER_RETURN_NOT_OK(file->Commit());
@@ -679,13 +706,15 @@ struct Database::Impl {
       case sql::StatementKind::kTransaction: {
         const auto& t = static_cast<sql::TransactionStatement&>(stmt);
         if (t.what == "rollback") {
-          return Status::Unsupported("ROLLBACK (every statement commits on its own; there is nothing to roll back)");
+          return Status::Unsupported(
+              "ROLLBACK (every statement commits on its own; there is nothing to roll back)");
         }
         return Command(t.what == "begin" ? "BEGIN" : "COMMIT");
       }
       case sql::StatementKind::kCreateIndex: {
         const auto& c = static_cast<sql::CreateIndexStatement&>(stmt);
-        QUIVER_RETURN_NOT_OK(db->catalog_.CreateIndex(c.name, c.table, c.if_not_exists).WithPosition(c.table_location));
+        QUIVER_RETURN_NOT_OK(db->catalog_.CreateIndex(c.name, c.table, c.if_not_exists)
+                                 .WithPosition(c.table_location));
         return Command("CREATE INDEX");
       }
       case sql::StatementKind::kUpdate: {
@@ -701,15 +730,15 @@ struct Database::Impl {
   }
 };
 
-Database::Database(DatabaseOptions options)
-    : impl_(std::make_unique<Impl>()), options_(options) {
+Database::Database(DatabaseOptions options) : impl_(std::make_unique<Impl>()), options_(options) {
   impl_->db = this;
   memory_limit_ = options.memory_limit >= 0 ? options.memory_limit : DefaultMemoryLimit();
 }
 
 Database::~Database() = default;
 
-Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql, const std::vector<Value>& params) {
+Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql,
+                                                         const std::vector<Value>& params) {
   auto parsed = sql::Parse(sql);
   if (!parsed.ok()) return parsed.status();
   std::vector<QueryResult> results;

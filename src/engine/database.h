@@ -28,6 +28,9 @@ struct DatabaseOptions {
   int threads = 0;  // 0: all cores
   bool optimize = true;
   bool runtime_filters = true;
+  // Optimizer rules to skip, by name (optimizer::RuleNames(); an unknown name
+  // makes every query fail). For differential tests and debugging.
+  std::vector<std::string> disabled_optimizer_rules;
 };
 
 struct QueryResult {

@@ -18,7 +18,8 @@ void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<ColumnBi
 bool ReferencesOnly(const Expression& e, const std::vector<ColumnBinding>& bindings) {
   bool ok = true;
   plan::VisitExpression(e, [&](const Expression& x) {
-    if (x.type == plan::ExprType::kColumnRef && x.depth == 0 && plan::FindBinding(bindings, x.binding) < 0) {
+    if (x.type == plan::ExprType::kColumnRef && x.depth == 0 &&
+        plan::FindBinding(bindings, x.binding) < 0) {
       ok = false;
     }
   });
@@ -38,7 +39,22 @@ bool Disabled(const OptimizerOptions& o, const char* name) {
 
 }  // namespace
 
-Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state, const OptimizerOptions& options) {
+const std::vector<std::string>& RuleNames() {
+  static const std::vector<std::string> names = {
+      "constant_folding",   "filter_pushdown", "mark_to_semi", "semi_join_reduction",
+      "semi_join_pushdown", "join_order",      "top_n",        "column_pruning"};
+  return names;
+}
+
+Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state,
+                              const OptimizerOptions& options) {
+  // A misspelt rule name would silently disable nothing.
+  for (const auto& name : options.disabled) {
+    if (std::find(RuleNames().begin(), RuleNames().end(), name) == RuleNames().end()) {
+      return Status::Invalid("unknown optimizer rule \"{}\" (rules: {})", name,
+                             fmt::join(RuleNames(), ", "));
+    }
+  }
   if (!Disabled(options, "constant_folding")) {
     QUIVER_ASSIGN_OR_RAISE(plan, FoldConstants(std::move(plan)));
   }

@@ -33,8 +33,11 @@
 namespace quiver::optimizer {
 
 struct OptimizerOptions {
-  std::vector<std::string> disabled;
+  std::vector<std::string> disabled;  // rule names (RuleNames()); an unknown name is an error
 };
+
+// The rules' names, in the order they run.
+const std::vector<std::string>& RuleNames();
 
 Result<plan::LogicalOpPtr> Optimize(plan::LogicalOpPtr plan, plan::BindState* state,
                                     const OptimizerOptions& options = {});
@@ -43,7 +46,8 @@ Result<plan::LogicalOpPtr> Optimize(plan::LogicalOpPtr plan, plan::BindState* st
 Result<plan::LogicalOpPtr> FoldConstants(plan::LogicalOpPtr plan);
 Result<plan::LogicalOpPtr> PushDownFilters(plan::LogicalOpPtr plan, plan::BindState* state);
 Result<plan::LogicalOpPtr> MarkJoinsToSemiJoins(plan::LogicalOpPtr plan);
-Result<plan::LogicalOpPtr> ReduceAggregatesBySemiJoin(plan::LogicalOpPtr plan, plan::BindState* state);
+Result<plan::LogicalOpPtr> ReduceAggregatesBySemiJoin(plan::LogicalOpPtr plan,
+                                                      plan::BindState* state);
 Result<plan::LogicalOpPtr> PushDownSemiJoins(plan::LogicalOpPtr plan);
 Result<plan::LogicalOpPtr> OrderJoins(plan::LogicalOpPtr plan, plan::BindState* state);
 Result<plan::LogicalOpPtr> IntroduceTopN(plan::LogicalOpPtr plan);

@@ -41,6 +41,7 @@ struct SqlArgs {
   int repeat = 1;
   bool no_optimizer = false;
   bool no_runtime_filters = false;
+  std::vector<std::string> disabled_rules;
 };
 
 Status Write(const std::string& s) {
@@ -122,7 +123,8 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
         out += "{";
         for (int c = 0; c < b->num_columns(); ++c) {
           if (c) out += ", ";
-          out += JsonString(r.schema->field(c)->name) + ": " + JsonValue(ValueFromArray(*b->column(c), i));
+          out += JsonString(r.schema->field(c)->name) + ": " +
+                 JsonValue(ValueFromArray(*b->column(c), i));
         }
         out += "}\n";
       }
@@ -131,11 +133,13 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
     }
     return Status::OK();
   }
-  if (r.schema->num_fields() == 1 && r.schema->field(0)->name == "QUERY PLAN" && args.format == "table") {
+  if (r.schema->num_fields() == 1 && r.schema->field(0)->name == "QUERY PLAN" &&
+      args.format == "table") {
     // Plans read best as plain lines.
     std::string text;
     for (const auto& b : r.batches) {
-      for (int64_t i = 0; i < b->num_rows(); ++i) text += std::string(b->column(0)->GetString(i)) + "\n";
+      for (int64_t i = 0; i < b->num_rows(); ++i)
+        text += std::string(b->column(0)->GetString(i)) + "\n";
     }
     return Write(text);
   }
@@ -154,7 +158,8 @@ Result<std::string> ReadStatements(const SqlArgs& args) {
   std::string path = args.file;
   if (path.empty()) {
     if (::isatty(STDIN_FILENO)) {
-      return Status::Invalid("no statements: pass them as an argument, with -f FILE, or on standard input");
+      return Status::Invalid(
+          "no statements: pass them as an argument, with -f FILE, or on standard input");
     }
     path = "-";
   }
@@ -171,6 +176,7 @@ Status RunSql(const SqlArgs& args) {
   options.threads = args.threads;
   options.optimize = !args.no_optimizer;
   options.runtime_filters = !args.no_runtime_filters;
+  options.disabled_optimizer_rules = args.disabled_rules;
   Database db(options);
   const auto start = std::chrono::steady_clock::now();
   Result<std::vector<QueryResult>> results = std::vector<QueryResult>{};
@@ -182,17 +188,20 @@ Status RunSql(const SqlArgs& args) {
     } else {
       for (size_t i = 0; i < parsed->size() && results.ok(); ++i) {
         const auto& st = (*parsed)[i];
-        const std::string one = text.substr(static_cast<size_t>(st->location),
-                                            st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
+        const std::string one =
+            text.substr(static_cast<size_t>(st->location),
+                        st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
         for (int r = 0; r < args.repeat; ++r) {
           const auto t0 = std::chrono::steady_clock::now();
           auto res = db.Execute(one);
-          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const double secs =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           if (!res.ok()) {
             std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(res.status(), one).c_str());
             return Status(StatusCode::kCancelled, "");
           }
-          if (args.timing) std::fprintf(stderr, "Statement %zu run %d: %.6f s\n", i + 1, r + 1, secs);
+          if (args.timing)
+            std::fprintf(stderr, "Statement %zu run %d: %.6f s\n", i + 1, r + 1, secs);
           // Only the last run's result is printed; DDL is not repeated.
           if (r + 1 == args.repeat || !res->has_rows) {
             results->push_back(std::move(res).ValueOrDie());
@@ -227,7 +236,8 @@ Status RunSql(const SqlArgs& args) {
   for (const auto& r : *results) QUIVER_RETURN_NOT_OK(PrintResult(r, args));
   std::fflush(stdout);
   if (args.timing) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "Time: %.3f s\n", s);
   }
   return Status::OK();
@@ -249,7 +259,8 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "Paths may be files, directories or globs (files read in sorted order).\n\n"
       "COPY writes a query's result to a file (atomically: temporary name, then rename)\n"
       "or appends a file to a table:\n"
-      "  COPY (SELECT ...) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)\n"
+      "  COPY (SELECT ...) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE "
+      "100000)\n"
       "  COPY t TO 'out.csv' (HEADER false, DELIMITER '|');  COPY t FROM 'in.csv'\n"
       "COPY options:\n"
       "  FORMAT parquet|arrow|stream|csv|tsv   default: from the extension (else CSV)\n"
@@ -258,23 +269,35 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "  COMPRESSION_LEVEL  zstd -7..22, gzip 0..9, brotli 0..11, lz4 (Arrow) 0..12\n"
       "  ROW_GROUP_SIZE     rows per Parquet row group (default 1048576)\n"
       "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)");
-  cmd->add_option("STATEMENTS", args->statements, "SQL statements separated by ';' (default: -f or stdin)");
+  cmd->add_option("STATEMENTS", args->statements,
+                  "SQL statements separated by ';' (default: -f or stdin)");
   cmd->add_option("-f,--file", args->file, "Read the statements from FILE");
-  cmd->add_option("--format", args->format, "Output: table (default), csv, json (one object per row), arrow "
-                                            "(last result as an Arrow IPC stream on stdout)")
+  cmd->add_option("--format", args->format,
+                  "Output: table (default), csv, json (one object per row), arrow "
+                  "(last result as an Arrow IPC stream on stdout)")
       ->check(CLI::IsMember({"table", "csv", "json", "arrow"}));
-  cmd->add_option("--memory-limit", args->memory_limit,
-                  "Memory a query may use (e.g. 4GB, 512MB, 50%); default 80% of RAM. A query needing more "
-                  "fails with an out-of-memory error");
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-rows", args->max_rows, "Rows shown per result in table format (default 100)")
+  cmd->add_option(
+      "--memory-limit", args->memory_limit,
+      "Memory a query may use (e.g. 4GB, 512MB, 50%); default 80% of RAM. A query needing more "
+      "fails with an out-of-memory error");
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--timing", args->timing, "Print each statement's run time, and the total, to stderr");
-  cmd->add_option("--repeat", args->repeat, "Run each query N times (for timing; the last result is printed)")
+  cmd->add_option("--max-rows", args->max_rows,
+                  "Rows shown per result in table format (default 100)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--timing", args->timing,
+                "Print each statement's run time, and the total, to stderr");
+  cmd->add_option("--repeat", args->repeat,
+                  "Run each query N times (for timing; the last result is printed)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
   cmd->add_flag("--no-runtime-filters", args->no_runtime_filters,
                 "Do not pass hash join key ranges to the probe side's scans");
+  // For differential tests: run with one optimizer rule off (repeatable).
+  cmd->add_option("--disable-optimizer-rule", args->disabled_rules,
+                  "Skip this optimizer rule (repeatable)")
+      ->allow_extra_args(false)
+      ->group("");
   return [args] { return RunSql(*args); };
 }
 
