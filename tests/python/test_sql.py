@@ -2,16 +2,16 @@
 
 * SSB (13 queries) and TPC-H (22 queries) at SF 1 on Arrow files written by
   `quiver gen`: Quiver's answers must equal DuckDB's on the same data (read
-  through pyarrow) - same rows, same order where ORDER BY fixes it, decimals
-  exact, other numbers within 1e-9 relative.
+  through pyarrow): the same column types (or a documented equivalence), the
+  same rows, in the same order where the outermost ORDER BY defines it,
+  decimals exact, floats within 1e-9 relative (result_compare.py).
 * The same for TPC-H as CSV at a small scale factor (both engines read the
   CSV files themselves).
-* SQLite's sqllogictest corpus through `quiver slt`: at least 95% of the
-  applicable records pass, no crash.
+* SQLite's sqllogictest corpus through `quiver slt`: no crash, and at least as
+  many records pass as recorded in sqllogictest_baseline.json (a ratchet).
 * The CLI: PostgreSQL-style errors with a caret, --format arrow into pyarrow.
 """
 
-import decimal
 import io
 import os
 from pathlib import Path
@@ -22,6 +22,7 @@ import pyarrow.ipc as ipc
 import pytest
 
 from conftest import REPO_ROOT, shared_testdata_dir
+from result_compare import assert_same_result
 
 QUERIES = REPO_ROOT / "bench" / "queries"
 SSB_TABLES = ["lineorder", "date", "part", "supplier", "customer"]
@@ -62,43 +63,6 @@ def duck_over_arrow(datadir, tables):
     return con
 
 
-def normalize(v):
-    if isinstance(v, float):
-        # -0.0 and 0.0 are one value (and one group); NaNs are all alike.
-        return "nan" if v != v else v + 0.0
-    if hasattr(v, "isoformat"):
-        return str(v)
-    return v
-
-
-def same_value(a, b):
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, decimal.Decimal) and isinstance(b, decimal.Decimal):
-        # Decimals exactly (trailing zeros of the scale do not matter).
-        return a == b
-    if isinstance(a, (float, decimal.Decimal, int)) and isinstance(b, (float, decimal.Decimal, int)):
-        x, y = float(a), float(b)
-        if x != x or y != y:
-            return x != x and y != y
-        return x == y or abs(x - y) <= 1e-9 * max(abs(x), abs(y))
-    return normalize(a) == normalize(b)
-
-
-def assert_same_result(ours: pa.Table, theirs: pa.Table, ordered: bool, label: str):
-    # By position: result columns may share a name (two count(*)s).
-    a = list(zip(*[c.to_pylist() for c in ours.columns])) if ours.num_columns else []
-    b = list(zip(*[c.to_pylist() for c in theirs.columns])) if theirs.num_columns else []
-    assert len(a) == len(b), f"{label}: {len(a)} rows, DuckDB {len(b)}"
-    assert ours.num_columns == theirs.num_columns, f"{label}: column count"
-    if not ordered:
-        key = lambda row: tuple((x is None, str(normalize(x))) for x in row)  # noqa: E731
-        a, b = sorted(a, key=key), sorted(b, key=key)
-    for i, (ra, rb) in enumerate(zip(a, b)):
-        for j, (x, y) in enumerate(zip(ra, rb)):
-            assert same_value(x, y), f"{label}: row {i} column {j}: Quiver {x!r}, DuckDB {y!r}"
-
-
 def quiver_query(quiver_bin, prelude, sql, timeout=300) -> pa.Table:
     import subprocess
 
@@ -118,7 +82,7 @@ def test_ssb_sf1_matches_duckdb(qfile, ssb_sf1, quiver_bin, ssb_duck):
     ours = quiver_query(quiver_bin, views(ssb_sf1, SSB_TABLES), sql)
     theirs = ssb_duck.sql(sql).to_arrow_table()
     assert ours.num_rows > 0
-    assert_same_result(ours, theirs, "order by" in sql.lower(), qfile.stem)
+    assert_same_result(ours, theirs, sql, qfile.stem)
 
 
 @pytest.fixture(scope="session")
@@ -137,7 +101,7 @@ def test_tpch_sf1_matches_duckdb(qfile, tpch_sf1, quiver_bin, tpch_duck):
     ours = quiver_query(quiver_bin, views(tpch_sf1, TPCH_TABLES), sql)
     theirs = tpch_duck.sql(sql).to_arrow_table()
     assert ours.num_rows > 0
-    assert_same_result(ours, theirs, "order by" in sql.lower(), qfile.stem)
+    assert_same_result(ours, theirs, sql, qfile.stem)
 
 
 @pytest.fixture(scope="session")
@@ -156,16 +120,45 @@ def test_tpch_csv_matches_duckdb(qfile, tpch_csv, quiver_bin):
         con.execute(f"CREATE VIEW \"{t}\" AS SELECT * FROM read_csv('{tpch_csv}/{t}.csv', header = true)")
     theirs = con.sql(sql).to_arrow_table()
     # Small scale factors leave a few queries empty; both engines must agree.
-    assert_same_result(ours, theirs, "order by" in sql.lower(), qfile.stem)
+    assert_same_result(ours, theirs, sql, qfile.stem)
 
 
-def test_sqllogictest_corpus(run_quiver):
+SLT_BASELINE = Path(__file__).with_name("sqllogictest_baseline.json")
+
+
+def test_sqllogictest_corpus_ratchet(run_quiver):
+    """The corpus gate ratchets: at least the recorded number of records pass.
+
+    sqllogictest_baseline.json holds the figures of the last accepted run;
+    skipped records depend only on the scripts (skipif / onlyif), so a change
+    there means the corpus changed and the figures must be recorded again.
+    """
+    import json
+    import re
+
+    baseline = json.loads(SLT_BASELINE.read_text())
     corpus = shared_testdata_dir() / "sqllogictest"
-    proc = run_quiver("slt", corpus, "--fail-under", "95", "--show-failures", "2", timeout=1800)
+    proc = run_quiver("slt", corpus, "--show-failures", "2", timeout=1800)
     total = [l for l in proc.stdout.splitlines() if l.startswith("total:")]
     assert total, proc.stdout[-2000:]
     print(total[0])
+    m = re.fullmatch(r"total: (\d+) passed, (\d+) failed, (\d+) skipped \(.*\) in (\d+) file\(s\)", total[0])
+    assert m, total[0]
+    passed, failed, skipped, files = map(int, m.groups())
     assert "crash" not in proc.stdout.lower()
+    assert (files, skipped) == (baseline["files"], baseline["skipped"]), (
+        f"the corpus changed ({files} files, {skipped} skipped; recorded {baseline['files']}, "
+        f"{baseline['skipped']}): record its figures again in {SLT_BASELINE.name}")
+    assert passed >= baseline["passed"], (
+        f"sqllogictest regressed: {passed} records pass, {baseline['passed']} did "
+        f"({failed} failed, {baseline['failed']} recorded)\n{proc.stdout[-4000:]}")
+    assert passed + failed == baseline["passed"] + baseline["failed"], (
+        f"{total[0]}: the corpus has another number of records than recorded in {SLT_BASELINE.name}")
+    if passed > baseline["passed"]:
+        import warnings
+
+        warnings.warn(f"{passed - baseline['passed']} more records pass than recorded: raise 'passed' to {passed} "
+              f"and 'failed' to {failed} in {SLT_BASELINE}")
 
 
 def test_sql_error_shows_caret(run_quiver):

@@ -21,7 +21,8 @@ import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 import pytest
 
-from test_sql import SSB_TABLES, assert_same_result, query_files, quiver_query, views
+from result_compare import assert_same_result
+from test_sql import SSB_TABLES, query_files, quiver_query, views
 
 PARQUET_CODECS = {  # COPY's name -> what pyarrow's metadata calls it
     "none": "UNCOMPRESSED",
@@ -75,7 +76,7 @@ def test_ssb_parquet_matches_duckdb(qfile, ssb_parquet, ssb_parquet_duck, quiver
     # SF 0.05 leaves Q3.3 and Q3.4 empty (two given cities, 100 suppliers); both must agree.
     if qfile.stem not in ("q3.3", "q3.4"):
         assert ours.num_rows > 0
-    assert_same_result(ours, theirs, "order by" in sql.lower(), qfile.stem)
+    assert_same_result(ours, theirs, sql, qfile.stem)
 
 
 # --- read_parquet over a glob -----------------------------------------------------------
@@ -94,7 +95,7 @@ def test_read_parquet_glob(quiver_bin, tmp_path):
     ours = quiver_query(quiver_bin, "", sql.format(d))
     theirs = duckdb.sql(sql.format(d)).to_arrow_table()
     assert ours.num_rows == 5
-    assert_same_result(ours, theirs, True, "glob")
+    assert_same_result(ours, theirs, sql.format(d), "glob")
 
 
 def test_read_parquet_glob_over_quiver_parts(quiver_bin, tmp_path):
@@ -108,7 +109,7 @@ def test_read_parquet_glob_over_quiver_parts(quiver_bin, tmp_path):
     ours = quiver_query(quiver_bin, "", sql.format(tmp_path))
     theirs = duckdb.sql(sql.format(tmp_path)).to_arrow_table()
     assert ours.num_rows == 7  # AIR, FOB, MAIL, RAIL, REG AIR, SHIP, TRUCK
-    assert_same_result(ours, theirs, True, "gen parts")
+    assert_same_result(ours, theirs, sql.format(tmp_path), "gen parts")
 
 
 # --- COPY ... TO Parquet ----------------------------------------------------------------
@@ -225,7 +226,7 @@ def test_row_groups_pruned_by_statistics_in_quiver_file(run_quiver, quiver_bin, 
     # Row groups 3 and 4 hold keys 20001..40000; the other 8 are skipped unread.
     assert c["units"] == 10 and c["pruned"] == 8 and c["read"] == 2 and c["rows_read"] == 20000, c
     ours = quiver_query(quiver_bin, "", sql.replace(f"'{path}'", f'"{path}"'))
-    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), True, "pruned")
+    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), sql, "pruned")
 
 
 def test_row_groups_pruned_by_statistics_in_pyarrow_file(run_quiver, quiver_bin, tmp_path):
@@ -238,7 +239,7 @@ def test_row_groups_pruned_by_statistics_in_pyarrow_file(run_quiver, quiver_bin,
     c = scan_counters(run_quiver, sql)
     assert c["units"] == 12 and c["pruned"] == 10 and c["read"] == 2, c
     ours = quiver_query(quiver_bin, "", sql)
-    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), True, "pyarrow pruned")
+    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), sql, "pyarrow pruned")
 
 
 def test_row_groups_skipped_by_runtime_filter(run_quiver, quiver_bin, tmp_path):
@@ -256,4 +257,4 @@ def test_row_groups_skipped_by_runtime_filter(run_quiver, quiver_bin, tmp_path):
     c = scan_counters(run_quiver, sql)
     assert c["units"] == 20 and c["skipped"] == 19 and c["read"] == 1 and c["rows_read"] == 50_000, c
     ours = quiver_query(quiver_bin, "", sql)
-    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), True, "runtime filter skip")
+    assert_same_result(ours, duckdb.sql(sql).to_arrow_table(), sql, "runtime filter skip")
