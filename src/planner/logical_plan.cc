@@ -26,6 +26,17 @@ const char* JoinTypeName(JoinType t) {
   return "?";
 }
 
+Result<ExprPtr> JoinCondition::ToExpression() const& {
+  return JoinCondition(Copy()).ToExpression();
+}
+
+Result<ExprPtr> JoinCondition::ToExpression() && {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  return MakeFunction(op, std::move(args), true);
+}
+
 int FindBinding(const std::vector<ColumnBinding>& bindings, const ColumnBinding& b) {
   for (size_t i = 0; i < bindings.size(); ++i) {
     if (bindings[i] == b) return static_cast<int>(i);
@@ -53,7 +64,8 @@ std::vector<ColumnBinding> LogicalOperator::GetColumnBindings() const {
     case LogicalOpType::kDistinct:
       return children[0]->GetColumnBindings();
     case LogicalOpType::kProjection:
-      for (size_t i = 0; i < expressions.size(); ++i) out.push_back({table_index, static_cast<int>(i)});
+      for (size_t i = 0; i < expressions.size(); ++i)
+        out.push_back({table_index, static_cast<int>(i)});
       break;
     case LogicalOpType::kAggregate:
       for (size_t i = 0; i < groups.size(); ++i) out.push_back({group_index, static_cast<int>(i)});
@@ -151,9 +163,11 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalOpType::kGet: {
       line = "GET " + (table ? table->name() : std::string("?"));
       std::string cols;
-      for (int c : column_ids) cols += (cols.empty() ? "" : ", ") + column_names[static_cast<size_t>(c)];
+      for (int c : column_ids)
+        cols += (cols.empty() ? "" : ", ") + column_names[static_cast<size_t>(c)];
       line += " [" + cols + "]";
-      for (const auto& p : scan_predicates) line += " {" + p.ToString(column_names[static_cast<size_t>(p.column)]) + "}";
+      for (const auto& p : scan_predicates)
+        line += " {" + p.ToString(column_names[static_cast<size_t>(p.column)]) + "}";
       break;
     }
     case LogicalOpType::kDummyScan:
@@ -177,8 +191,8 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalOpType::kJoin: {
       line = std::string(JoinTypeName(join_type)) + " JOIN";
       for (size_t i = 0; i < conditions.size(); ++i) {
-        line += (i ? " AND " : " ") + conditions[i].left->ToString() + " " + conditions[i].op + " " +
-                conditions[i].right->ToString();
+        line += (i ? " AND " : " ") + conditions[i].left->ToString() + " " + conditions[i].op +
+                " " + conditions[i].right->ToString();
       }
       if (!expressions.empty()) line += " WHERE " + JoinExprs(expressions, " AND ");
       break;

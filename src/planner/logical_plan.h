@@ -62,6 +62,13 @@ struct JoinCondition {
   ExprPtr right;
   std::string op = "=";
   JoinCondition Copy() const { return {left->Copy(), right->Copy(), op}; }
+  // The condition as one boolean expression, `left op right` (the operator
+  // resolved over the operands' types). Fails only on an internal error (an
+  // operator that does not exist for the operands' types); callers
+  // propagate it: a condition dropped silently would change the answer.
+  Result<ExprPtr> ToExpression() const&;
+  // The same, consuming the operands.
+  Result<ExprPtr> ToExpression() &&;
 };
 
 struct OrderSpec {
@@ -86,9 +93,9 @@ struct LogicalOperator {
   // kGet
   std::shared_ptr<TableSource> table;
   std::string table_alias;
-  std::vector<int> column_ids;             // table columns read
-  std::vector<std::string> column_names;   // names of all table columns
-  std::vector<TypeRef> column_types;       // types of all table columns
+  std::vector<int> column_ids;                 // table columns read
+  std::vector<std::string> column_names;       // names of all table columns
+  std::vector<TypeRef> column_types;           // types of all table columns
   std::vector<ScanPredicate> scan_predicates;  // pushed down (hints)
 
   // kValues / kEmpty

@@ -93,6 +93,19 @@ QUERIES = {
                                "RIGHT_OUTER_ROWS"),
     "right_small_built": ("SELECT b.w, s.g FROM big b RIGHT JOIN small s ON b.k = s.k WHERE s.v < 50",
                           "RIGHT_OUTER_ROWS"),
+    # FULL joins: one hash join builds the smaller side and marks the build
+    # rows its probe pairs; the unmarked ones follow padded (RIGHT_OUTER_ROWS);
+    # NULL keys on both sides, residuals, computed keys, USING, nested loops
+    "full_small_big": ("SELECT s.k, s.v, b.k, b.w FROM small s FULL JOIN big b ON s.k = b.k", "RIGHT_OUTER_ROWS"),
+    "full_big_small_residual": ("SELECT b.k, b.w, s.k, s.v FROM big b FULL JOIN small s ON b.k = s.k AND b.w > s.v",
+                                "RIGHT_OUTER_ROWS"),
+    "full_computed_keys": ("SELECT count(*), count(s.k), count(b.k), sum(s.v), sum(b.w) FROM small s "
+                           "FULL JOIN big b ON s.k + 1 = b.k + 1", "RIGHT_OUTER_ROWS"),
+    "full_using": ("SELECT k, count(*), sum(v), sum(w) FROM small FULL JOIN big USING (k) GROUP BY k",
+                   "RIGHT_OUTER_ROWS"),
+    "full_nested_loop": ("SELECT a.k, a.v, b.k, b.v FROM (SELECT * FROM small WHERE v < 5) a "
+                         "FULL JOIN (SELECT * FROM small WHERE v > 94) b ON a.k < b.k AND a.v + 93 > b.v",
+                         "NESTED_LOOP_JOIN"),
     # NOT IN keeps its NULL semantics (never swapped)
     "not_in": ("SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big WHERE w > 98 AND k IS NOT NULL)",
                None),

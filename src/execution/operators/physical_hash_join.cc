@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 
 #include "common/memory_pool.h"
 #include "common/thread_pool.h"
 #include "execution/expression_executor.h"
 #include "execution/hash_util.h"
 #include "execution/operators/physical_result_collector.h"
-#include "execution/pipeline.h"
 #include "functions/kernel_util.h"
 
 namespace quiver::exec {
@@ -18,38 +16,28 @@ using plan::JoinType;
 
 namespace {
 
-struct BuildGlobal : GlobalSinkState {
-  std::mutex mu;
-  std::vector<std::vector<ArrayRef>> parts;  // per sunk chunk: dense columns
-  // After Finalize:
-  std::vector<ArrayRef> columns;  // num_rows + 1 slots (the last is all NULL)
-  int64_t num_rows = 0;
+// The build rows (PhysicalJoin) and the table over them.
+struct BuildGlobal : JoinBuildState {
   std::vector<uint32_t> buckets;  // row + 1
   std::vector<uint32_t> next;     // row + 1
   std::vector<uint64_t> hashes;
   uint64_t mask = 0;
   bool has_null_key = false;  // some row has a NULL key (null-aware joins)
-  // Build-side output (emit_build, mark_build): build rows that found a partner.
-  std::unique_ptr<std::atomic<uint8_t>[]> marked;
   // The query pool's account of the table above (held outside the pool).
   std::unique_ptr<MemoryReservation> memory;
-};
-
-struct BuildLocal : LocalSinkState {
-  std::vector<std::vector<ArrayRef>> parts;
 };
 
 struct ProbeState : OperatorState {
   // Per input chunk.
   bool started = false;
-  bool multi = false;               // some probe row found more than one partner
-  std::vector<uint32_t> build_of;   // per probe row: its partner, when it has one
+  bool multi = false;                             // some probe row found more than one partner
+  std::vector<uint32_t> build_of;                 // per probe row: its partner, when it has one
   std::vector<uint32_t> place_rows, place_slots;  // pass-through output: build row -> input slot
   std::vector<uint64_t> hashes;
-  std::vector<uint32_t> ptr;       // current chain position (row + 1) per probe row
-  std::vector<uint32_t> active;    // probe rows still walking
-  std::vector<uint8_t> matched;    // per probe row: a passing partner was found
-  std::vector<uint8_t> mark_null;  // mark joins: an unknown comparison was seen
+  std::vector<uint32_t> ptr;                   // current chain position (row + 1) per probe row
+  std::vector<uint32_t> active;                // probe rows still walking
+  std::vector<uint8_t> matched;                // per probe row: a passing partner was found
+  std::vector<uint8_t> mark_null;              // mark joins: an unknown comparison was seen
   std::vector<uint32_t> out_probe, out_build;  // pairs to emit
   size_t emitted = 0;
   bool done = false;  // all chains walked for this chunk
@@ -58,8 +46,6 @@ struct ProbeState : OperatorState {
   std::vector<uint8_t> equal, null_key;
 };
 
-Result<std::vector<ArrayRef>> Dense(const DataChunk& chunk, MemoryPool* pool) { return FlattenChunk(chunk, pool); }
-
 }  // namespace
 
 std::string PhysicalHashJoin::ParamsToString() const {
@@ -67,8 +53,8 @@ std::string PhysicalHashJoin::ParamsToString() const {
                                    : plan::JoinTypeName(spec_.type);
   if (spec_.null_aware) s += " (null-aware)";
   for (size_t i = 0; i < spec_.probe_keys.size(); ++i) {
-    s += fmt::format(" #{} {} #{}", spec_.probe_keys[i], spec_.nulls_equal[i] ? "IS NOT DISTINCT FROM" : "=",
-                     spec_.build_keys[i]);
+    s += fmt::format(" #{} {} #{}", spec_.probe_keys[i],
+                     spec_.nulls_equal[i] ? "IS NOT DISTINCT FROM" : "=", spec_.build_keys[i]);
   }
   if (spec_.residual) s += " WHERE " + spec_.residual->ToString();
   if (sink_state) {
@@ -78,68 +64,26 @@ std::string PhysicalHashJoin::ParamsToString() const {
   return s;
 }
 
-void PhysicalHashJoin::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
-  current->operators.insert(current->operators.begin(), this);
-  Pipeline* build = builder->NewPipeline(this, 0, current);
-  children_[1]->BuildPipelines(build, builder);
-  children_[0]->BuildPipelines(current, builder);
-}
-
-Result<std::unique_ptr<GlobalSinkState>> PhysicalHashJoin::GetGlobalSinkState(ExecutionContext&) const {
+Result<std::unique_ptr<GlobalSinkState>> PhysicalHashJoin::GetGlobalSinkState(
+    ExecutionContext&) const {
   return std::unique_ptr<GlobalSinkState>(new BuildGlobal());
-}
-
-Result<std::unique_ptr<LocalSinkState>> PhysicalHashJoin::GetLocalSinkState(ExecutionContext&, GlobalSinkState&,
-                                                                            int) const {
-  return std::unique_ptr<LocalSinkState>(new BuildLocal());
-}
-
-Status PhysicalHashJoin::Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState&,
-                              LocalSinkState& lstate) const {
-  auto& l = static_cast<BuildLocal&>(lstate);
-  QUIVER_ASSIGN_OR_RAISE(auto cols, Dense(input, ctx.pool()));
-  l.parts.push_back(std::move(cols));
-  return Status::OK();
-}
-
-Status PhysicalHashJoin::Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const {
-  auto& g = static_cast<BuildGlobal&>(gstate);
-  auto& l = static_cast<BuildLocal&>(lstate);
-  std::lock_guard<std::mutex> lock(g.mu);
-  for (auto& p : l.parts) g.parts.push_back(std::move(p));
-  return Status::OK();
 }
 
 Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
   auto& g = static_cast<BuildGlobal&>(gstate);
-  int64_t n = 0;
-  for (const auto& p : g.parts) n += p.empty() ? 0 : p[0]->length;
-  if (n >= (int64_t{1} << 32) - 2) return Status::Unsupported("hash join build side of more than 4G rows");
-  g.num_rows = n;
-  // Concatenate each column, with a trailing NULL row.
-  const size_t ncols = build_types_.size();
-  g.columns.resize(ncols);
-  for (size_t c = 0; c < ncols; ++c) {
-    std::vector<ArrayRef> pieces;
-    for (const auto& p : g.parts) pieces.push_back(p[c]);
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(build_types_[c], 1, ctx.pool()));
-    pieces.push_back(null_row);
-    QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
-  }
-  g.parts.clear();
+  QUIVER_RETURN_NOT_OK(CollectBuildRows(ctx, g));
+  const int64_t n = g.num_rows;
   // Account for the table before allocating it: buckets, chains, hashes,
   // NULL flags, marks and the runtime filter's key copy.
   {
     uint64_t cap = 1024;
     while (cap < static_cast<uint64_t>(n) * 2) cap <<= 1;
-    const int64_t bytes = static_cast<int64_t>(cap) * 4 + n * (4 + 8 + 1 + 1) + (spec_.runtime_filter ? n * 8 : 0);
+    const int64_t bytes =
+        static_cast<int64_t>(cap) * 4 + n * (4 + 8 + 1 + 1) + (spec_.runtime_filter ? n * 8 : 0);
     g.memory = std::make_unique<MemoryReservation>(ctx.pool());
     QUIVER_RETURN_NOT_OK(g.memory->Update(bytes));
   }
-  if (spec_.emit_build || spec_.mark_build) {
-    g.marked.reset(new std::atomic<uint8_t>[static_cast<size_t>(std::max<int64_t>(n, 1))]);
-    for (int64_t i = 0; i < n; ++i) g.marked[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
-  }
+  AllocateMarks(g);
   // Hash the keys and chain the rows into their buckets, in parallel
   // slices (a bucket's head is swapped atomically; the order of a chain
   // does not matter).
@@ -174,7 +118,8 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
     for (int64_t i = begin; i < begin + len; ++i) {
       if (null_key[static_cast<size_t>(i)]) continue;
       std::atomic_ref<uint32_t> head(g.buckets[g.hashes[static_cast<size_t>(i)] & g.mask]);
-      g.next[static_cast<size_t>(i)] = head.exchange(static_cast<uint32_t>(i + 1), std::memory_order_relaxed);
+      g.next[static_cast<size_t>(i)] =
+          head.exchange(static_cast<uint32_t>(i + 1), std::memory_order_relaxed);
     }
     return Status::OK();
   }));
@@ -226,9 +171,11 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
   return Status::OK();
 }
 
-Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::GetOperatorState(ExecutionContext& ctx) const {
+Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::GetOperatorState(
+    ExecutionContext& ctx) const {
   auto s = std::make_unique<ProbeState>();
-  if (spec_.residual) s->residual = std::make_unique<ExpressionExecutor>(&ctx, spec_.residual.get());
+  if (spec_.residual)
+    s->residual = std::make_unique<ExpressionExecutor>(&ctx, spec_.residual.get());
   return std::unique_ptr<OperatorState>(std::move(s));
 }
 
@@ -236,8 +183,8 @@ namespace {
 
 // Per chunk: hashes the probe keys and points every row with a non-NULL key
 // at the head of its chain; rows with a chain are `active`.
-void StartChunk(const HashJoinSpec& spec, const BuildGlobal& g, const std::vector<VectorRef>& keys, int64_t n,
-                ProbeState& s) {
+void StartChunk(const HashJoinSpec& spec, const BuildGlobal& g, const std::vector<VectorRef>& keys,
+                int64_t n, ProbeState& s) {
   const size_t nkeys = keys.size();
   s.hashes.resize(static_cast<size_t>(n));
   s.ptr.assign(static_cast<size_t>(n), 0);
@@ -275,8 +222,9 @@ void StartChunk(const HashJoinSpec& spec, const BuildGlobal& g, const std::vecto
 // handed to on_pairs(kept) as s.cand_probe[0, kept) / s.cand_build[0, kept).
 // With `stop_at_first`, rows that on_pairs marked matched stop walking.
 template <typename OnPairs>
-Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGlobal& g, const DataChunk& input,
-                  const std::vector<VectorRef>& keys, ProbeState& s, bool stop_at_first, OnPairs&& on_pairs) {
+Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGlobal& g,
+                  const DataChunk& input, const std::vector<VectorRef>& keys, ProbeState& s,
+                  bool stop_at_first, OnPairs&& on_pairs) {
   const size_t nkeys = keys.size();
   while (!s.active.empty()) {
     s.cand_probe.clear();
@@ -322,11 +270,13 @@ Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGl
         probe_slots[static_cast<size_t>(c)] = isel ? isel[r] : r;
       }
       for (const auto& col : input.columns) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), kept, ctx.pool()));
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
+                               kernels::Gather(col, probe_slots.data(), kept, ctx.pool()));
         pairs.columns.push_back(std::move(a));
       }
       for (const auto& col : g.columns) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, s.cand_build.data(), kept, ctx.pool()));
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
+                               kernels::Gather(col, s.cand_build.data(), kept, ctx.pool()));
         pairs.columns.push_back(std::move(a));
       }
       s.pass.resize(static_cast<size_t>(kept));
@@ -354,8 +304,8 @@ Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGl
 
 }  // namespace
 
-Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
-                                                 OperatorState& state) const {
+Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input,
+                                                 DataChunk* out, OperatorState& state) const {
   auto& g = static_cast<BuildGlobal&>(*sink_state);
   auto& s = static_cast<ProbeState&>(state);
   const int64_t n = input.num_rows;
@@ -363,7 +313,8 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
   const size_t nkeys = spec_.probe_keys.size();
   std::vector<VectorRef> keys(nkeys);
   for (size_t k = 0; k < nkeys; ++k) {
-    keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(), input.sel_data(), false};
+    keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(),
+                        input.sel_data(), false};
   }
 
   if (spec_.emit_build) {
@@ -386,29 +337,33 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
     s.out_probe.clear();
     s.out_build.clear();
     StartChunk(spec_, g, keys, n, s);
-    const bool stop_at_first = type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
-    const bool pairs_out = type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
+    const bool stop_at_first =
+        type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
+    const bool pairs_out =
+        type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
     s.multi = false;
     if (pairs_out) s.build_of.resize(static_cast<size_t>(n));
-    QUIVER_RETURN_NOT_OK(WalkChains(ctx, spec_, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
-      for (int64_t c = 0; c < kept; ++c) {
-        const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
-        if (type == JoinType::kSingle && s.matched[i]) {
-          return Status::Invalid("more than one row returned by a subquery used as an expression");
-        }
-        if (s.matched[i]) s.multi = true;
-        if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];
-        s.matched[i] = 1;
-        if (spec_.mark_build) {
-          g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
-        }
-        if (pairs_out) {
-          s.out_probe.push_back(i);
-          s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
-        }
-      }
-      return Status::OK();
-    }));
+    QUIVER_RETURN_NOT_OK(
+        WalkChains(ctx, spec_, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
+          for (int64_t c = 0; c < kept; ++c) {
+            const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
+            if (type == JoinType::kSingle && s.matched[i]) {
+              return Status::Invalid(
+                  "more than one row returned by a subquery used as an expression");
+            }
+            if (s.matched[i]) s.multi = true;
+            if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];
+            s.matched[i] = 1;
+            if (spec_.mark_build) {
+              g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
+            }
+            if (pairs_out) {
+              s.out_probe.push_back(i);
+              s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
+            }
+          }
+          return Status::OK();
+        }));
     // Every probe row found at most one partner (a key of the build side,
     // the usual foreign key -> primary key join): the probe chunk's columns
     // pass through as they are, with a selection of the rows that stay, and
@@ -423,14 +378,16 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
         const bool m = s.matched[static_cast<size_t>(i)] != 0;
         if (!m && !keep_all) continue;
         s.place_slots.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
-        s.place_rows.push_back(m ? s.build_of[static_cast<size_t>(i)] : static_cast<uint32_t>(g.num_rows));
+        s.place_rows.push_back(m ? s.build_of[static_cast<size_t>(i)]
+                                 : static_cast<uint32_t>(g.num_rows));
       }
       const int64_t k = static_cast<int64_t>(s.place_rows.size());
       if (k * 2 >= length) {
         out->columns = input.columns;
         for (const auto& col : g.columns) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::GatherTo(col, s.place_rows.data(), s.place_slots.data(), k,
-                                                               length, ctx.pool()));
+          QUIVER_ASSIGN_OR_RAISE(
+              ArrayRef a, kernels::GatherTo(col, s.place_rows.data(), s.place_slots.data(), k,
+                                            length, ctx.pool()));
           out->columns.push_back(std::move(a));
         }
         out->num_rows = k;
@@ -475,7 +432,8 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
       bool keep = s.matched[static_cast<size_t>(i)] != 0;
       if (type == JoinType::kAnti) {
         keep = !keep;
-        if (spec_.null_aware && !build_empty && (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+        if (spec_.null_aware && !build_empty &&
+            (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
           keep = false;  // x NOT IN (..., NULL) / NULL NOT IN (...) is never TRUE
         }
       }
@@ -498,21 +456,24 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
       if (s.matched[static_cast<size_t>(i)]) {
         bit_util::SetBit(bits->mutable_data(), i);
         bit_util::SetBit(validity->mutable_data(), i);
-      } else if (spec_.null_aware && g.num_rows > 0 && (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+      } else if (spec_.null_aware && g.num_rows > 0 &&
+                 (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
         ++nulls;
       } else {
         bit_util::SetBit(validity->mutable_data(), i);
       }
     }
     out->columns = input.columns;
-    out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+    out->columns.push_back(ArrayData::Make(
+        boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
     // The mark column is dense while the others are read through the
     // selection: flatten the inputs so one selection serves all.
     if (input.sel) {
       out->columns.pop_back();
       QUIVER_ASSIGN_OR_RAISE(auto dense, FlattenChunk(input, ctx.pool()));
       out->columns = std::move(dense);
-      out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+      out->columns.push_back(ArrayData::Make(
+          boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
     }
     out->num_rows = n;
     return OperatorResult::kNeedMoreInput;
@@ -529,7 +490,8 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
       probe_slots[k] = isel ? isel[r] : r;
     }
     for (const auto& col : input.columns) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(), static_cast<int64_t>(take), ctx.pool()));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, probe_slots.data(),
+                                                         static_cast<int64_t>(take), ctx.pool()));
       out->columns.push_back(std::move(a));
     }
     for (const auto& col : g.columns) {
@@ -543,63 +505,6 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
   if (s.emitted < total) return OperatorResult::kHaveMoreOutput;
   s.started = false;
   return OperatorResult::kNeedMoreInput;
-}
-
-// --- PhysicalJoinBuildRows ------------------------------------------------------------
-
-namespace {
-
-struct BuildRowsSource : GlobalSourceState {
-  std::atomic<int64_t> next{0};
-};
-
-}  // namespace
-
-Result<std::unique_ptr<GlobalSourceState>> PhysicalJoinBuildRows::GetGlobalSourceState(ExecutionContext&) const {
-  return std::unique_ptr<GlobalSourceState>(new BuildRowsSource());
-}
-
-void PhysicalJoinBuildRows::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
-  if (!padded_) {
-    PhysicalOperator::BuildPipelines(current, builder);
-    return;
-  }
-  // The unmatched build rows take the same way up as the join's pairs, in a
-  // pipeline of their own that runs once the probe pipeline is done.
-  Pipeline* rest = builder->Fork(current);
-  rest->source = this;
-  rest->dependencies.push_back(current);
-  children_[0]->BuildPipelines(current, builder);
-}
-
-Result<SourceResult> PhysicalJoinBuildRows::GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
-                                                    LocalSourceState&) const {
-  auto& src = static_cast<BuildRowsSource&>(gstate);
-  const auto& g = static_cast<const BuildGlobal&>(*children_[0]->sink_state);
-  for (;;) {
-    const int64_t slice = src.next.fetch_add(1);
-    const int64_t start = slice * kVectorSize;
-    if (start >= g.num_rows) return SourceResult::kFinished;
-    const int64_t n = std::min(kVectorSize, g.num_rows - start);
-    auto sel = std::make_shared<SelectionVector>(n);
-    int64_t k = 0;
-    const uint8_t want = anti_ || padded_ ? 0 : 1;
-    for (int64_t i = 0; i < n; ++i) {
-      sel->data()[k] = static_cast<uint32_t>(i);
-      k += g.marked[static_cast<size_t>(start + i)].load(std::memory_order_relaxed) == want;
-    }
-    if (k == 0) continue;
-    for (const auto& t : pad_types_) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(t, n, ctx.pool()));
-      out->columns.push_back(std::move(nulls));
-    }
-    for (const auto& c : g.columns) out->columns.push_back(c->Slice(start, n));
-    out->num_rows = k;
-    if (k < n) out->sel = std::move(sel);
-    // After the probe pipeline's batches (padded: they share the sink).
-    out->batch_index = padded_ ? (int64_t{1} << 55) | slice : slice;
-    return SourceResult::kHaveMoreOutput;
-  }
 }
 
 }  // namespace quiver::exec

@@ -1,10 +1,7 @@
 #include "execution/operators/physical_nested_loop_join.h"
 
-#include <mutex>
-
 #include "execution/expression_executor.h"
 #include "execution/operators/physical_result_collector.h"
-#include "execution/pipeline.h"
 #include "functions/kernel_util.h"
 
 namespace quiver::exec {
@@ -12,19 +9,6 @@ namespace quiver::exec {
 using plan::JoinType;
 
 namespace {
-
-struct NljGlobal : GlobalSinkState {
-  std::mutex mu;
-  std::vector<std::vector<ArrayRef>> parts;
-  std::vector<int64_t> part_rows;
-  std::vector<ArrayRef> columns;  // num_rows + 1 (trailing NULL row)
-  int64_t num_rows = 0;
-};
-
-struct NljLocal : LocalSinkState {
-  std::vector<std::vector<ArrayRef>> parts;
-  std::vector<int64_t> part_rows;
-};
 
 struct NljState : OperatorState {
   bool started = false;
@@ -46,63 +30,29 @@ std::string PhysicalNestedLoopJoin::ParamsToString() const {
   return s;
 }
 
-void PhysicalNestedLoopJoin::BuildPipelines(Pipeline* current, PipelineBuilder* builder) {
-  current->operators.insert(current->operators.begin(), this);
-  Pipeline* build = builder->NewPipeline(this, 0, current);
-  children_[1]->BuildPipelines(build, builder);
-  children_[0]->BuildPipelines(current, builder);
+Result<std::unique_ptr<GlobalSinkState>> PhysicalNestedLoopJoin::GetGlobalSinkState(
+    ExecutionContext&) const {
+  return std::unique_ptr<GlobalSinkState>(new JoinBuildState());
 }
 
-Result<std::unique_ptr<GlobalSinkState>> PhysicalNestedLoopJoin::GetGlobalSinkState(ExecutionContext&) const {
-  return std::unique_ptr<GlobalSinkState>(new NljGlobal());
-}
-Result<std::unique_ptr<LocalSinkState>> PhysicalNestedLoopJoin::GetLocalSinkState(ExecutionContext&,
-                                                                                  GlobalSinkState&, int) const {
-  return std::unique_ptr<LocalSinkState>(new NljLocal());
-}
-Status PhysicalNestedLoopJoin::Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState&,
-                                    LocalSinkState& lstate) const {
-  QUIVER_ASSIGN_OR_RAISE(auto cols, FlattenChunk(input, ctx.pool()));
-  auto& l = static_cast<NljLocal&>(lstate);
-  l.parts.push_back(std::move(cols));
-  l.part_rows.push_back(input.num_rows);
-  return Status::OK();
-}
-Status PhysicalNestedLoopJoin::Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const {
-  auto& g = static_cast<NljGlobal&>(gstate);
-  std::lock_guard<std::mutex> lock(g.mu);
-  auto& l = static_cast<NljLocal&>(lstate);
-  for (auto& p : l.parts) g.parts.push_back(std::move(p));
-  for (int64_t r : l.part_rows) g.part_rows.push_back(r);
-  return Status::OK();
-}
 Status PhysicalNestedLoopJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
-  auto& g = static_cast<NljGlobal&>(gstate);
-  // Rows are counted per chunk: a right side without columns still has rows.
-  int64_t n = 0;
-  for (int64_t r : g.part_rows) n += r;
-  g.num_rows = n;
-  g.columns.resize(build_types_.size());
-  for (size_t c = 0; c < build_types_.size(); ++c) {
-    std::vector<ArrayRef> pieces;
-    for (const auto& p : g.parts) pieces.push_back(p[c]);
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(build_types_[c], 1, ctx.pool()));
-    pieces.push_back(null_row);
-    QUIVER_ASSIGN_OR_RAISE(g.columns[c], Concatenate(pieces, ctx.pool()));
-  }
+  auto& g = static_cast<JoinBuildState&>(gstate);
+  QUIVER_RETURN_NOT_OK(CollectBuildRows(ctx, g));
+  AllocateMarks(g);
   return Status::OK();
 }
 
-Result<std::unique_ptr<OperatorState>> PhysicalNestedLoopJoin::GetOperatorState(ExecutionContext& ctx) const {
+Result<std::unique_ptr<OperatorState>> PhysicalNestedLoopJoin::GetOperatorState(
+    ExecutionContext& ctx) const {
   auto s = std::make_unique<NljState>();
   if (must_) s->must = std::make_unique<ExpressionExecutor>(&ctx, must_.get());
   if (mark_condition_) s->mark = std::make_unique<ExpressionExecutor>(&ctx, mark_condition_.get());
   return std::unique_ptr<OperatorState>(std::move(s));
 }
 
-Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
-                                                       OperatorState& state) const {
-  auto& g = static_cast<NljGlobal&>(*sink_state);
+Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, DataChunk& input,
+                                                       DataChunk* out, OperatorState& state) const {
+  auto& g = static_cast<JoinBuildState&>(*sink_state);
   auto& s = static_cast<NljState&>(state);
   const int64_t n = input.num_rows;
   const int64_t m = g.num_rows;
@@ -115,15 +65,17 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
     s.unknown.assign(static_cast<size_t>(n), 0);
   }
   const uint32_t* isel = input.sel_data();
-  const bool emits_pairs = type_ == JoinType::kInner || type_ == JoinType::kLeft || type_ == JoinType::kSingle;
+  const bool emits_pairs =
+      type_ == JoinType::kInner || type_ == JoinType::kLeft || type_ == JoinType::kSingle;
   // Walk pairs in blocks until a block yields output (pairs) or all are done.
   while (s.probe_row < n && m > 0) {
     std::vector<uint32_t> probe_idx, build_idx;
     probe_idx.reserve(static_cast<size_t>(kVectorSize));
     build_idx.reserve(static_cast<size_t>(kVectorSize));
     while (static_cast<int64_t>(probe_idx.size()) < kVectorSize && s.probe_row < n) {
-      const bool skip_row = (type_ == JoinType::kSemi || type_ == JoinType::kAnti || type_ == JoinType::kMark) &&
-                            s.matched[static_cast<size_t>(s.probe_row)];
+      const bool skip_row =
+          (type_ == JoinType::kSemi || type_ == JoinType::kAnti || type_ == JoinType::kMark) &&
+          s.matched[static_cast<size_t>(s.probe_row)];
       if (skip_row) {
         ++s.probe_row;
         s.build_row = 0;
@@ -141,7 +93,9 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
     DataChunk pairs;
     pairs.num_rows = k;
     std::vector<uint32_t> slots(static_cast<size_t>(k));
-    for (int64_t i = 0; i < k; ++i) slots[static_cast<size_t>(i)] = isel ? isel[probe_idx[static_cast<size_t>(i)]] : probe_idx[static_cast<size_t>(i)];
+    for (int64_t i = 0; i < k; ++i)
+      slots[static_cast<size_t>(i)] =
+          isel ? isel[probe_idx[static_cast<size_t>(i)]] : probe_idx[static_cast<size_t>(i)];
     for (const auto& col : input.columns) {
       QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(col, slots.data(), k, ctx.pool()));
       pairs.columns.push_back(std::move(a));
@@ -192,6 +146,11 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
       }
       s.matched[row] = 1;
     }
+    if (marks_build_rows_) {
+      for (int64_t i = 0; i < np; ++i) {
+        g.marked[build_idx[pass[static_cast<size_t>(i)]]].store(1, std::memory_order_relaxed);
+      }
+    }
     out->columns = pairs.columns;
     out->num_rows = np;
     if (np < k) {
@@ -214,7 +173,8 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
   std::vector<uint32_t> rows;
   if (type_ == JoinType::kLeft || type_ == JoinType::kSingle) {
     for (int64_t i = 0; i < n; ++i) {
-      if (!s.matched[static_cast<size_t>(i)]) rows.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
+      if (!s.matched[static_cast<size_t>(i)])
+        rows.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
     }
     if (rows.empty()) return OperatorResult::kNeedMoreInput;
     const int64_t k = static_cast<int64_t>(rows.size());
@@ -245,7 +205,8 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
       }
     }
     QUIVER_ASSIGN_OR_RAISE(out->columns, FlattenChunk(input, ctx.pool()));
-    out->columns.push_back(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+    out->columns.push_back(ArrayData::Make(
+        boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
     out->num_rows = n;
     return OperatorResult::kNeedMoreInput;
   }

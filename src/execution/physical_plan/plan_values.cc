@@ -1,0 +1,43 @@
+// Literal rows: kValues (VALUES lists, evaluated once here), kDummyScan (one
+// row of no columns: SELECT without FROM) and kEmpty (no rows).
+#include "execution/expression_executor.h"
+#include "execution/operators/physical_values.h"
+#include "execution/physical_plan/plan_generator_internal.h"
+#include "functions/cast.h"
+
+namespace quiver::exec::internal {
+
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalOperator& op) {
+  std::vector<ArrayRef> cols;
+  for (size_t c = 0; c < op.types.size(); ++c) {
+    std::vector<Value> values;
+    for (const auto& row : op.rows) {
+      QUIVER_ASSIGN_OR_RAISE(Value v, EvaluateConstant(*row[c]));
+      if (!v.is_null() && !v.type()->Equals(*op.types[c])) {
+        QUIVER_ASSIGN_OR_RAISE(v, CastValue(v, op.types[c]));
+      }
+      values.push_back(std::move(v));
+    }
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ArrayFromValues(values, op.types[c]));
+    cols.push_back(std::move(a));
+  }
+  return PhysicalOpPtr(std::make_unique<PhysicalValues>(op.types, std::move(cols),
+                                                        static_cast<int64_t>(op.rows.size())));
+}
+
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDummyScan(const plan::LogicalOperator&) {
+  return PhysicalOpPtr(std::make_unique<PhysicalValues>(std::vector<TypeRef>{},
+                                                        std::vector<ArrayRef>{}, 1, "DUMMY_SCAN"));
+}
+
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanEmpty(const plan::LogicalOperator& op) {
+  std::vector<ArrayRef> cols;
+  for (const auto& t : op.types) {
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, MakeArrayOfNull(t, 0));
+    cols.push_back(a);
+  }
+  return PhysicalOpPtr(
+      std::make_unique<PhysicalValues>(op.types, std::move(cols), 0, "EMPTY_RESULT"));
+}
+
+}  // namespace quiver::exec::internal
