@@ -53,7 +53,8 @@ LogicalOpPtr WrapFilter(LogicalOpPtr op, std::vector<ExprPtr> filters) {
 bool InlineProjection(ExprPtr* e, const LogicalOperator& proj) {
   bool ok = true;
   plan::VisitExpression(e, [&](ExprPtr* x) {
-    if ((*x)->type == ExprType::kColumnRef && (*x)->depth == 0 && (*x)->binding.table == proj.table_index) {
+    if ((*x)->type == ExprType::kColumnRef && (*x)->depth == 0 &&
+        (*x)->binding.table == proj.table_index) {
       const Expression& def = *proj.expressions[static_cast<size_t>((*x)->binding.column)];
       if (HasVolatileOrSubquery(def)) {
         ok = false;
@@ -82,7 +83,8 @@ bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
 void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& filters) {
   const auto bindings = get->GetColumnBindings();
   auto column_of = [&](const Expression& e) -> int {
-    if (e.type != ExprType::kColumnRef || e.depth != 0 || e.binding.table != get->table_index) return -1;
+    if (e.type != ExprType::kColumnRef || e.depth != 0 || e.binding.table != get->table_index)
+      return -1;
     return e.binding.column;
   };
   for (const auto& f : filters) {
@@ -206,7 +208,8 @@ ExprPtr ImpliedFor(const Expression& e, const std::vector<ColumnBinding>& side) 
     }
     std::vector<ExprPtr> keep;
     for (const Expression* p : parts) {
-      if (ReferencesOnly(*p, side) && !p->IsVolatile() && !p->HasSubquery()) keep.push_back(p->Copy());
+      if (ReferencesOnly(*p, side) && !p->IsVolatile() && !p->HasSubquery())
+        keep.push_back(p->Copy());
     }
     if (keep.empty()) return nullptr;  // this branch says nothing about the side
     out->children.push_back(plan::MakeAnd(std::move(keep)));
@@ -218,7 +221,7 @@ class Pusher {
  public:
   explicit Pusher(plan::BindState* state) : state_(state) {}
 
-  LogicalOpPtr Push(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+  Result<LogicalOpPtr> Push(LogicalOpPtr op, std::vector<ExprPtr> filters) {
     switch (op->type) {
       case LogicalOpType::kFilter: {
         for (auto& e : op->expressions) filters.push_back(std::move(e));
@@ -234,13 +237,14 @@ class Pusher {
             stay.push_back(std::move(f));
           }
         }
-        op->children[0] = Push(std::move(op->children[0]), std::move(down));
+        QUIVER_ASSIGN_OR_RAISE(op->children[0], Push(std::move(op->children[0]), std::move(down)));
         return WrapFilter(std::move(op), std::move(stay));
       }
       case LogicalOpType::kOrder:
       case LogicalOpType::kDistinct: {
         if (op->type == LogicalOpType::kDistinct && !op->expressions.empty()) break;
-        op->children[0] = Push(std::move(op->children[0]), std::move(filters));
+        QUIVER_ASSIGN_OR_RAISE(op->children[0],
+                               Push(std::move(op->children[0]), std::move(filters)));
         return op;
       }
       case LogicalOpType::kAggregate: {
@@ -253,7 +257,7 @@ class Pusher {
             stay.push_back(std::move(f));
           }
         }
-        op->children[0] = Push(std::move(op->children[0]), std::move(down));
+        QUIVER_ASSIGN_OR_RAISE(op->children[0], Push(std::move(op->children[0]), std::move(down)));
         return WrapFilter(std::move(op), std::move(stay));
       }
       case LogicalOpType::kCrossProduct:
@@ -271,12 +275,14 @@ class Pusher {
         break;
     }
     // Other operators: optimize below them, keep the filters above.
-    for (auto& c : op->children) c = Push(std::move(c), {});
+    for (auto& c : op->children) {
+      QUIVER_ASSIGN_OR_RAISE(c, Push(std::move(c), {}));
+    }
     return WrapFilter(std::move(op), std::move(filters));
   }
 
  private:
-  LogicalOpPtr PushJoin(LogicalOpPtr op, std::vector<ExprPtr> filters) {
+  Result<LogicalOpPtr> PushJoin(LogicalOpPtr op, std::vector<ExprPtr> filters) {
     const auto lb = op->children[0]->GetColumnBindings();
     const auto rb = op->children[1]->GetColumnBindings();
     std::vector<ExprPtr> left, right, stay;
@@ -286,11 +292,8 @@ class Pusher {
       for (auto& e : op->expressions) filters.push_back(std::move(e));
       op->expressions.clear();
       for (auto& c : op->conditions) {
-        std::vector<ExprPtr> args;
-        args.push_back(std::move(c.left));
-        args.push_back(std::move(c.right));
-        auto cmp = plan::MakeFunction(c.op, std::move(args), true);
-        if (cmp.ok()) filters.push_back(std::move(cmp).ValueOrDie());
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
+        filters.push_back(std::move(cmp));
       }
       op->conditions.clear();
       for (auto& f : filters) {
@@ -309,11 +312,12 @@ class Pusher {
           } else {
             if (ExprPtr l = ImpliedFor(*p, lb)) left.push_back(std::move(l));
             if (ExprPtr r = ImpliedFor(*p, rb)) right.push_back(std::move(r));
-            AddJoinPredicate(op.get(), std::move(p), lb, rb, &stay);
+            AddJoinPredicate(op.get(), std::move(p), lb, rb);
           }
         }
       }
-      if (op->conditions.empty() && op->expressions.empty()) op->type = LogicalOpType::kCrossProduct;
+      if (op->conditions.empty() && op->expressions.empty())
+        op->type = LogicalOpType::kCrossProduct;
     } else {
       // Filters above an outer/semi/anti/mark join: only left-only ones move.
       for (auto& f : filters) {
@@ -338,12 +342,10 @@ class Pusher {
         std::vector<plan::JoinCondition> conds;
         for (auto& c : op->conditions) {
           // A condition comparing right-only expressions is a right filter.
-          if (ReferencesOnly(*c.left, rb) && ReferencesOnly(*c.right, rb) && !ReferencesOnly(*c.left, lb)) {
-            std::vector<ExprPtr> args;
-            args.push_back(std::move(c.left));
-            args.push_back(std::move(c.right));
-            auto cmp = plan::MakeFunction(c.op, std::move(args), true);
-            if (cmp.ok()) right.push_back(std::move(cmp).ValueOrDie());
+          if (ReferencesOnly(*c.left, rb) && ReferencesOnly(*c.right, rb) &&
+              !ReferencesOnly(*c.left, lb)) {
+            QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
+            right.push_back(std::move(cmp));
             continue;
           }
           conds.push_back(std::move(c));
@@ -351,30 +353,9 @@ class Pusher {
         op->conditions = std::move(conds);
       }
     }
-    op->children[0] = Push(std::move(op->children[0]), std::move(left));
-    op->children[1] = Push(std::move(op->children[1]), std::move(right));
+    QUIVER_ASSIGN_OR_RAISE(op->children[0], Push(std::move(op->children[0]), std::move(left)));
+    QUIVER_ASSIGN_OR_RAISE(op->children[1], Push(std::move(op->children[1]), std::move(right)));
     return WrapFilter(std::move(op), std::move(stay));
-  }
-
-  // A predicate over both sides of an inner join: a hash key when it is an
-  // equality of a left-only and a right-only expression.
-  void AddJoinPredicate(LogicalOperator* join, ExprPtr p, const std::vector<ColumnBinding>& lb,
-                        const std::vector<ColumnBinding>& rb, std::vector<ExprPtr>* stay) {
-    (void)stay;
-    if (p->type == ExprType::kFunction && p->function.function && p->children.size() == 2) {
-      const std::string& name = p->function.function->name;
-      if (name == "=" || name == "is not distinct from") {
-        ExprPtr a = std::move(p->children[0]), b = std::move(p->children[1]);
-        if (ReferencesOnly(*a, rb) && ReferencesOnly(*b, lb)) std::swap(a, b);
-        if (ReferencesOnly(*a, lb) && ReferencesOnly(*b, rb)) {
-          join->conditions.push_back({std::move(a), std::move(b), name});
-          return;
-        }
-        p->children[0] = std::move(a);
-        p->children[1] = std::move(b);
-      }
-    }
-    join->expressions.push_back(std::move(p));
   }
 
   plan::BindState* state_;

@@ -75,13 +75,17 @@ double Selectivity(const Expression& e) {
 double UnfilteredRows(const LogicalOperator& op) {
   switch (op.type) {
     case LogicalOpType::kGet:
-      return op.table ? std::max<double>(1, static_cast<double>(op.table->EstimatedRows() >= 0 ? op.table->EstimatedRows() : 1000)) : 1000;
+      return op.table ? std::max<double>(1, static_cast<double>(op.table->EstimatedRows() >= 0
+                                                                    ? op.table->EstimatedRows()
+                                                                    : 1000))
+                      : 1000;
     case LogicalOpType::kFilter:
     case LogicalOpType::kProjection:
       return UnfilteredRows(*op.children[0]);
     case LogicalOpType::kJoin:
       // Semi and anti joins filter their left input.
-      if (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti) return UnfilteredRows(*op.children[0]);
+      if (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti)
+        return UnfilteredRows(*op.children[0]);
       return op.estimated_rows;
     default:
       return op.estimated_rows;
@@ -183,7 +187,7 @@ struct Predicate {
 };
 
 // Flattens an inner-join region into relations and predicates.
-void Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predicate>* preds) {
+Status Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predicate>* preds) {
   const bool inner = op->type == LogicalOpType::kCrossProduct ||
                      (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kInner);
   if (!inner) {
@@ -193,21 +197,19 @@ void Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predicate
     r.filtered_fraction = std::min(1.0, r.rows / std::max(1.0, UnfilteredRows(*op)));
     r.op = std::move(op);
     rels->push_back(std::move(r));
-    return;
+    return Status::OK();
   }
   for (auto& c : op->conditions) {
-    std::vector<ExprPtr> args;
-    args.push_back(std::move(c.left));
-    args.push_back(std::move(c.right));
-    auto cmp = plan::MakeFunction(c.op, std::move(args), true);
-    if (cmp.ok()) preds->push_back({std::move(cmp).ValueOrDie(), false});
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
+    preds->push_back({std::move(cmp), false});
   }
   for (auto& e : op->expressions) preds->push_back({std::move(e), false});
-  Flatten(std::move(op->children[0]), rels, preds);
-  Flatten(std::move(op->children[1]), rels, preds);
+  QUIVER_RETURN_NOT_OK(Flatten(std::move(op->children[0]), rels, preds));
+  return Flatten(std::move(op->children[1]), rels, preds);
 }
 
-bool IsEquiBetween(const Expression& e, const std::vector<ColumnBinding>& a, const std::vector<ColumnBinding>& b) {
+bool IsEquiBetween(const Expression& e, const std::vector<ColumnBinding>& a,
+                   const std::vector<ColumnBinding>& b) {
   if (e.type != ExprType::kFunction || !e.function.function || e.children.size() != 2) return false;
   const std::string& n = e.function.function->name;
   if (n != "=" && n != "is not distinct from") return false;
@@ -215,7 +217,7 @@ bool IsEquiBetween(const Expression& e, const std::vector<ColumnBinding>& a, con
          (ReferencesOnly(*e.children[0], b) && ReferencesOnly(*e.children[1], a));
 }
 
-LogicalOpPtr Reorder(LogicalOpPtr op);
+Result<LogicalOpPtr> Reorder(LogicalOpPtr op);
 
 // The relations (indices into rels, among the live ones) `e` reads.
 std::vector<size_t> RelationsOf(const Expression& e, const std::vector<Relation>& rels,
@@ -225,7 +227,8 @@ std::vector<size_t> RelationsOf(const Expression& e, const std::vector<Relation>
     if (gone[i]) continue;
     bool uses = false;
     plan::VisitExpression(e, [&](const Expression& x) {
-      if (x.type == ExprType::kColumnRef && x.depth == 0 && plan::FindBinding(rels[i].bindings, x.binding) >= 0) {
+      if (x.type == ExprType::kColumnRef && x.depth == 0 &&
+          plan::FindBinding(rels[i].bindings, x.binding) >= 0) {
         uses = true;
       }
     });
@@ -254,14 +257,16 @@ void CollapseBranches(std::vector<Relation>& rels, std::vector<Predicate>& preds
         const std::vector<size_t> r = RelationsOf(*p.expr, rels, gone);
         if (std::find(r.begin(), r.end(), leaf) == r.end() || r.size() < 2) continue;
         for (size_t x : r) {
-          if (x != leaf && std::find(partners.begin(), partners.end(), x) == partners.end()) partners.push_back(x);
+          if (x != leaf && std::find(partners.begin(), partners.end(), x) == partners.end())
+            partners.push_back(x);
         }
       }
       if (partners.size() != 1 || partners[0] == root) continue;
       const size_t parent = partners[0];
       if (rels[leaf].rows >= rels[parent].rows) continue;
       for (const auto& p : preds) {
-        if (!p.used && IsEquiBetween(*p.expr, rels[parent].bindings, rels[leaf].bindings)) equi = true;
+        if (!p.used && IsEquiBetween(*p.expr, rels[parent].bindings, rels[leaf].bindings))
+          equi = true;
       }
       if (!equi) continue;
       // parent ⋈ leaf, the leaf built.
@@ -272,13 +277,7 @@ void CollapseBranches(std::vector<Relation>& rels, std::vector<Predicate>& preds
       for (auto& p : preds) {
         if (p.used || !ReferencesOnly(*p.expr, both)) continue;
         p.used = true;
-        if (IsEquiBetween(*p.expr, rels[parent].bindings, rels[leaf].bindings)) {
-          ExprPtr a = std::move(p.expr->children[0]), b = std::move(p.expr->children[1]);
-          if (!ReferencesOnly(*a, rels[parent].bindings)) std::swap(a, b);
-          join->conditions.push_back({std::move(a), std::move(b), p.expr->function.function->name});
-        } else {
-          join->expressions.push_back(std::move(p.expr));
-        }
+        AddJoinPredicate(join.get(), std::move(p.expr), rels[parent].bindings, rels[leaf].bindings);
       }
       Relation& P = rels[parent];
       const Relation& L = rels[leaf];
@@ -321,7 +320,8 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
       }
       if (!connected) continue;
       const double out = rows >= rels[i].rows ? rows * rels[i].filtered_fraction : rels[i].rows;
-      if (best < 0 || out < best_rows || (out == best_rows && rels[i].rows < rels[static_cast<size_t>(best)].rows)) {
+      if (best < 0 || out < best_rows ||
+          (out == best_rows && rels[i].rows < rels[static_cast<size_t>(best)].rows)) {
         best = static_cast<int>(i);
         best_rows = out;
       }
@@ -331,7 +331,8 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
       // Nothing connected: cross product with the smallest remaining.
       cross = true;
       for (size_t i = 0; i < rels.size(); ++i) {
-        if (!done[i] && (best < 0 || rels[i].rows < rels[static_cast<size_t>(best)].rows)) best = static_cast<int>(i);
+        if (!done[i] && (best < 0 || rels[i].rows < rels[static_cast<size_t>(best)].rows))
+          best = static_cast<int>(i);
       }
       best_rows = rows * rels[static_cast<size_t>(best)].rows;
     }
@@ -344,15 +345,10 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
     for (auto& p : preds) {
       if (p.used || !ReferencesOnly(*p.expr, both)) continue;
       p.used = true;
-      if (IsEquiBetween(*p.expr, have, r.bindings)) {
-        ExprPtr a = std::move(p.expr->children[0]), b = std::move(p.expr->children[1]);
-        if (!ReferencesOnly(*a, have)) std::swap(a, b);
-        join->conditions.push_back({std::move(a), std::move(b), p.expr->function.function->name});
-      } else {
-        join->expressions.push_back(std::move(p.expr));
-      }
+      AddJoinPredicate(join.get(), std::move(p.expr), have, r.bindings);
     }
-    if (cross && join->conditions.empty() && join->expressions.empty()) join->type = LogicalOpType::kCrossProduct;
+    if (cross && join->conditions.empty() && join->expressions.empty())
+      join->type = LogicalOpType::kCrossProduct;
     join->children.push_back(std::move(plan));
     join->children.push_back(std::move(r.op));
     join->estimated_rows = best_rows;
@@ -374,18 +370,20 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
   return plan;
 }
 
-LogicalOpPtr Reorder(LogicalOpPtr op) {
+Result<LogicalOpPtr> Reorder(LogicalOpPtr op) {
   const bool inner = op->type == LogicalOpType::kCrossProduct ||
                      (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kInner);
   if (!inner) {
-    for (auto& c : op->children) c = Reorder(std::move(c));
+    for (auto& c : op->children) {
+      QUIVER_ASSIGN_OR_RAISE(c, Reorder(std::move(c)));
+    }
     return op;
   }
   std::vector<Relation> rels;
   std::vector<Predicate> preds;
-  Flatten(std::move(op), &rels, &preds);
+  QUIVER_RETURN_NOT_OK(Flatten(std::move(op), &rels, &preds));
   for (auto& r : rels) {
-    r.op = Reorder(std::move(r.op));
+    QUIVER_ASSIGN_OR_RAISE(r.op, Reorder(std::move(r.op)));
     EstimateCardinalities(r.op.get());
     r.rows = std::max(1.0, r.op->estimated_rows);
   }
@@ -397,7 +395,7 @@ LogicalOpPtr Reorder(LogicalOpPtr op) {
 Result<LogicalOpPtr> OrderJoins(LogicalOpPtr plan, plan::BindState* state) {
   (void)state;
   EstimateCardinalities(plan.get());
-  LogicalOpPtr out = Reorder(std::move(plan));
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr out, Reorder(std::move(plan)));
   EstimateCardinalities(out.get());
   return out;
 }

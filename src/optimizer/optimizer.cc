@@ -31,6 +31,25 @@ ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts) {
   return plan::MakeAnd(std::move(conjuncts));
 }
 
+void AddJoinPredicate(plan::LogicalOperator* join, ExprPtr p,
+                      const std::vector<ColumnBinding>& left,
+                      const std::vector<ColumnBinding>& right) {
+  if (p->type == plan::ExprType::kFunction && p->function.function && p->children.size() == 2) {
+    const std::string& name = p->function.function->name;
+    if (name == "=" || name == "is not distinct from") {
+      ExprPtr a = std::move(p->children[0]), b = std::move(p->children[1]);
+      if (ReferencesOnly(*a, right) && ReferencesOnly(*b, left)) std::swap(a, b);
+      if (ReferencesOnly(*a, left) && ReferencesOnly(*b, right)) {
+        join->conditions.push_back({std::move(a), std::move(b), name});
+        return;
+      }
+      p->children[0] = std::move(a);
+      p->children[1] = std::move(b);
+    }
+  }
+  join->expressions.push_back(std::move(p));
+}
+
 namespace {
 
 bool Disabled(const OptimizerOptions& o, const char* name) {

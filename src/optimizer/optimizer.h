@@ -59,5 +59,12 @@ void EstimateCardinalities(plan::LogicalOperator* op);
 void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<plan::ColumnBinding>* out);
 bool ReferencesOnly(const plan::Expression& e, const std::vector<plan::ColumnBinding>& bindings);
 plan::ExprPtr MakeConjunction(std::vector<plan::ExprPtr> conjuncts);
+// Adds a predicate over both inputs of an inner join (`left` and `right`
+// its inputs' bindings): an equality (= or IS NOT DISTINCT FROM) of a
+// left-only and a right-only expression becomes a join condition (a hash
+// key), anything else a residual predicate.
+void AddJoinPredicate(plan::LogicalOperator* join, plan::ExprPtr p,
+                      const std::vector<plan::ColumnBinding>& left,
+                      const std::vector<plan::ColumnBinding>& right);
 
 }  // namespace quiver::optimizer

@@ -67,26 +67,66 @@ Result<int64_t> Binder::BindLimitValue(const ParsedExpr& e, const char* what) {
   return v->integer();
 }
 
-Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
-  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, BindFrom(node.from));
-
-  // WHERE
-  if (node.where) {
-    ExpressionBinder eb(this, ExpressionBinder::Clause::kWhere);
-    QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*node.where, "WHERE"));
-    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &plan));
-    std::vector<ExprPtr> conjuncts;
-    SplitConjunction(std::move(cond), &conjuncts);
-    plan = MakeFilter(std::move(conjuncts), std::move(plan));
-  }
-
-  // Expand the select list (`*`, `t.*`) into (expression, name, parsed) items.
+// One SELECT on its way through the clauses, in binding order.
+struct Binder::SelectBinding {
+  // The select list with `*` and `t.*` expanded.
   struct Target {
     const ParsedExpr* parsed = nullptr;  // null for star-expanded columns
     ExprPtr expanded;                    // star-expanded column reference
     std::string name;
   };
   std::vector<Target> targets;
+  // Aggregation: GROUP BY keys and aggregate calls, referenced from above
+  // the aggregate as (group_index, i) and (aggregate_index, j).
+  bool has_aggregates = false;
+  int group_index = -1;
+  int aggregate_index = -1;
+  std::vector<ExprPtr> groups;
+  std::vector<ExprPtr> aggregates;
+  // The select list's expressions (then hidden ORDER BY columns) and names.
+  std::vector<ExprPtr> select_exprs;
+  std::vector<std::string> names;
+  size_t visible = 0;  // select_exprs past this index are hidden ORDER BY columns
+  ExprPtr having;
+  struct OrderTarget {
+    int column;  // index into select_exprs
+    bool descending;
+    bool nulls_first;
+  };
+  std::vector<OrderTarget> order;
+};
+
+Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, BindFrom(node.from));
+  QUIVER_ASSIGN_OR_RAISE(plan, BindWhere(node, std::move(plan)));
+  SelectBinding sb;
+  QUIVER_RETURN_NOT_OK(ExpandSelectList(node, &sb));
+  sb.has_aggregates = HasAggregation(node, sb);
+  sb.group_index = state_->NewTableIndex();
+  sb.aggregate_index = state_->NewTableIndex();
+  QUIVER_RETURN_NOT_OK(BindGroupBy(node, &sb));
+  QUIVER_RETURN_NOT_OK(BindSelectList(&sb));
+  QUIVER_RETURN_NOT_OK(BindHaving(node, &sb));
+  QUIVER_RETURN_NOT_OK(BindOrderBy(node, &sb));
+  if (sb.has_aggregates) {
+    QUIVER_ASSIGN_OR_RAISE(plan, PlanAggregation(&sb, std::move(plan)));
+  }
+  return PlanSelectOutput(node, &sb, std::move(plan));
+}
+
+// WHERE: a filter of its conjuncts (subqueries planned as joins below it).
+Result<LogicalOpPtr> Binder::BindWhere(const SelectNode& node, LogicalOpPtr plan) {
+  if (!node.where) return plan;
+  ExpressionBinder eb(this, ExpressionBinder::Clause::kWhere);
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*node.where, "WHERE"));
+  QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &plan));
+  std::vector<ExprPtr> conjuncts;
+  SplitConjunction(std::move(cond), &conjuncts);
+  return MakeFilter(std::move(conjuncts), std::move(plan));
+}
+
+// Expands the select list (`*`, `t.*`) into (expression, name, parsed) items.
+Status Binder::ExpandSelectList(const SelectNode& node, SelectBinding* sb) {
   for (size_t i = 0; i < node.targets.size(); ++i) {
     const ParsedExpr& t = *node.targets[i];
     if (t.kind == ExprKind::kStar) {
@@ -96,7 +136,7 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
       for (const auto& u : using_columns_) {
         if (!qualifier.empty()) break;
         // FULL JOIN USING columns first, as PostgreSQL lists them.
-        targets.push_back({nullptr, u.second->Copy(), u.first});
+        sb->targets.push_back({nullptr, u.second->Copy(), u.first});
         any = true;
       }
       for (const auto& table : scope_) {
@@ -104,31 +144,39 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
         qualifier_found = true;
         for (size_t c = 0; c < table.names.size(); ++c) {
           if (qualifier.empty() && table.hidden[c]) continue;
-          targets.push_back({nullptr, MakeColumnRef(table.bindings[c], table.types[c], table.names[c]),
-                             table.names[c]});
+          sb->targets.push_back({nullptr,
+                                 MakeColumnRef(table.bindings[c], table.types[c], table.names[c]),
+                                 table.names[c]});
           any = true;
         }
       }
       if (!qualifier_found) {
-        return Status::KeyError("missing FROM-clause entry for table \"{}\"", qualifier).WithPosition(t.location);
+        return Status::KeyError("missing FROM-clause entry for table \"{}\"", qualifier)
+            .WithPosition(t.location);
       }
       if (!any && qualifier.empty() && node.from.empty()) {
-        return Status::Invalid("SELECT * with no tables specified is not valid").WithPosition(t.location);
+        return Status::Invalid("SELECT * with no tables specified is not valid")
+            .WithPosition(t.location);
       }
       continue;
     }
-    const std::string& alias = i < node.target_aliases.size() ? node.target_aliases[i] : std::string();
-    targets.push_back({&t, nullptr, alias.empty() ? t.ToString() : alias});
+    const std::string& alias =
+        i < node.target_aliases.size() ? node.target_aliases[i] : std::string();
+    sb->targets.push_back({&t, nullptr, alias.empty() ? t.ToString() : alias});
   }
+  return Status::OK();
+}
 
-  // Aggregation?
-  bool has_aggregates = !node.group_by.empty() || node.having != nullptr;
+// Whether the query aggregates: GROUP BY, HAVING, or an aggregate call in
+// the select list or ORDER BY (not inside a subquery: those are its own).
+bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
+  if (!node.group_by.empty() || node.having != nullptr) return true;
   std::function<bool(const ParsedExpr&)> contains_agg = [&](const ParsedExpr& e) {
     if (e.kind == ExprKind::kFunction && !e.has_window &&
         (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count")) {
       return true;
     }
-    if (e.kind == ExprKind::kSubquery) return false;  // aggregates of a subquery are its own
+    if (e.kind == ExprKind::kSubquery) return false;
     for (const auto& c : e.children) {
       if (c && contains_agg(*c)) return true;
     }
@@ -136,27 +184,26 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
     if (e.case_else && contains_agg(*e.case_else)) return true;
     return false;
   };
-  for (const auto& t : targets) {
-    if (t.parsed && contains_agg(*t.parsed)) has_aggregates = true;
+  for (const auto& t : sb.targets) {
+    if (t.parsed && contains_agg(*t.parsed)) return true;
   }
   for (const auto& o : node.order_by) {
-    if (contains_agg(*o.expr)) has_aggregates = true;
+    if (contains_agg(*o.expr)) return true;
   }
+  return false;
+}
 
-  const int group_index = state_->NewTableIndex();
-  const int aggregate_index = state_->NewTableIndex();
-  std::vector<ExprPtr> groups;
-  std::vector<ExprPtr> aggregates;
-
-  // GROUP BY: input columns first; else a select-list alias or position.
+// GROUP BY: input columns first; else a select-list alias or position.
+Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
   for (const auto& g : node.group_by) {
     int64_t pos;
     ExprPtr bound;
     if (IsPositional(*g, &pos)) {
-      if (pos < 1 || pos > static_cast<int64_t>(targets.size())) {
-        return Status::Invalid("GROUP BY position {} is not in select list", pos).WithPosition(g->location);
+      if (pos < 1 || pos > static_cast<int64_t>(sb->targets.size())) {
+        return Status::Invalid("GROUP BY position {} is not in select list", pos)
+            .WithPosition(g->location);
       }
-      const Target& t = targets[static_cast<size_t>(pos - 1)];
+      const SelectBinding::Target& t = sb->targets[static_cast<size_t>(pos - 1)];
       if (t.expanded) {
         bound = t.expanded->Copy();
       } else {
@@ -168,7 +215,7 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
       auto r = eb.Bind(*g);
       if (!r.ok() && g->kind == ExprKind::kColumnRef && g->names.size() == 1) {
         // An output column name.
-        for (const auto& t : targets) {
+        for (const auto& t : sb->targets) {
           if (t.name == g->names[0] && t.parsed) {
             ExpressionBinder eb2(this, ExpressionBinder::Clause::kGroupBy);
             r = eb2.Bind(*t.parsed);
@@ -180,63 +227,70 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
       bound = std::move(r).ValueOrDie();
     }
     bound = ExpressionBinder::ResolveUnknown(std::move(bound));
-    if (bound->HasSubquery()) return Status::Unsupported("subqueries in GROUP BY").WithPosition(g->location);
+    if (bound->HasSubquery())
+      return Status::Unsupported("subqueries in GROUP BY").WithPosition(g->location);
     if (bound->alias.empty()) bound->alias = g->ToString();
     bool dup = false;
-    for (const auto& existing : groups) dup |= existing->Equals(*bound);
-    if (!dup) groups.push_back(std::move(bound));
+    for (const auto& existing : sb->groups) dup |= existing->Equals(*bound);
+    if (!dup) sb->groups.push_back(std::move(bound));
   }
+  return Status::OK();
+}
 
-  // Select list.
-  std::vector<ExprPtr> select_exprs;
-  std::vector<std::string> names;
-  for (const auto& t : targets) {
+// In an aggregating query, `*e` (bound above the aggregate) reads group
+// keys and aggregates only (`location`: where to point an error).
+Status Binder::ReferToAggregation(const SelectBinding& sb, ExprPtr* e, int location) {
+  QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(e, sb.groups, sb.group_index,
+                                                          sb.aggregate_index, location));
+  RemapCorrelatedToGroups(e->get(), sb.groups, sb.group_index);
+  return Status::OK();
+}
+
+// The select list (aggregate calls collected into sb->aggregates).
+Status Binder::BindSelectList(SelectBinding* sb) {
+  for (const auto& t : sb->targets) {
     ExprPtr e;
     if (t.expanded) {
       e = t.expanded->Copy();
     } else {
       ExpressionBinder eb(this, ExpressionBinder::Clause::kSelect);
-      if (has_aggregates) eb.EnableAggregates(&aggregates, aggregate_index);
+      if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
       QUIVER_ASSIGN_OR_RAISE(e, eb.Bind(*t.parsed));
     }
     e = ExpressionBinder::ResolveUnknown(std::move(e));
-    if (has_aggregates) {
-      QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(&e, groups, group_index, aggregate_index,
-                                                              t.parsed ? t.parsed->location : -1));
-      RemapCorrelatedToGroups(e.get(), groups, group_index);
-    }
+    if (sb->has_aggregates)
+      QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, t.parsed ? t.parsed->location : -1));
     e->alias = t.name;
-    select_exprs.push_back(std::move(e));
-    names.push_back(t.name);
+    sb->select_exprs.push_back(std::move(e));
+    sb->names.push_back(t.name);
   }
+  sb->visible = sb->select_exprs.size();
+  return Status::OK();
+}
 
-  // HAVING
-  ExprPtr having;
-  if (node.having) {
-    ExpressionBinder eb(this, ExpressionBinder::Clause::kHaving);
-    eb.EnableAggregates(&aggregates, aggregate_index);
-    QUIVER_ASSIGN_OR_RAISE(having, eb.BindPredicate(*node.having, "HAVING"));
-    QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(&having, groups, group_index, aggregate_index,
-                                                            node.having->location));
-    RemapCorrelatedToGroups(having.get(), groups, group_index);
-  }
+Status Binder::BindHaving(const SelectNode& node, SelectBinding* sb) {
+  if (!node.having) return Status::OK();
+  ExpressionBinder eb(this, ExpressionBinder::Clause::kHaving);
+  eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
+  QUIVER_ASSIGN_OR_RAISE(sb->having, eb.BindPredicate(*node.having, "HAVING"));
+  return ReferToAggregation(*sb, &sb->having, node.having->location);
+}
 
-  // ORDER BY items that are not select-list entries become hidden columns.
-  struct OrderTarget {
-    int column;  // index into select_exprs (hidden ones appended)
-    bool descending;
-    bool nulls_first;
-  };
-  std::vector<OrderTarget> order;
-  const size_t visible = select_exprs.size();
+// ORDER BY items name a select-list entry (by position, output name or an
+// equal expression); the others become hidden columns after the visible ones.
+Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
+  const size_t visible = sb->visible;
+  auto& select_exprs = sb->select_exprs;
+  const auto& names = sb->names;
   for (const auto& o : node.order_by) {
-    const bool nulls_first = o.nulls == sql::NullsOrder::kDefault ? o.descending
-                                                                  : o.nulls == sql::NullsOrder::kFirst;
+    const bool nulls_first =
+        o.nulls == sql::NullsOrder::kDefault ? o.descending : o.nulls == sql::NullsOrder::kFirst;
     int64_t pos;
     int column = -1;
     if (IsPositional(*o.expr, &pos)) {
       if (pos < 1 || pos > static_cast<int64_t>(visible)) {
-        return Status::Invalid("ORDER BY position {} is not in select list", pos).WithPosition(o.expr->location);
+        return Status::Invalid("ORDER BY position {} is not in select list", pos)
+            .WithPosition(o.expr->location);
       }
       column = static_cast<int>(pos - 1);
     } else if (o.expr->kind == ExprKind::kColumnRef && o.expr->names.size() == 1) {
@@ -252,25 +306,23 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
         // Ambiguous only when the matches are different expressions.
         bool same = true;
         for (size_t i = 0; i < visible; ++i) {
-          if (names[i] == o.expr->names[0] && !select_exprs[i]->Equals(*select_exprs[static_cast<size_t>(column)])) {
+          if (names[i] == o.expr->names[0] &&
+              !select_exprs[i]->Equals(*select_exprs[static_cast<size_t>(column)])) {
             same = false;
           }
         }
         if (!same) {
-          return Status::Invalid("ORDER BY \"{}\" is ambiguous", o.expr->names[0]).WithPosition(o.expr->location);
+          return Status::Invalid("ORDER BY \"{}\" is ambiguous", o.expr->names[0])
+              .WithPosition(o.expr->location);
         }
       }
     }
     if (column < 0) {
       ExpressionBinder eb(this, ExpressionBinder::Clause::kOrderBy);
-      if (has_aggregates) eb.EnableAggregates(&aggregates, aggregate_index);
+      if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*o.expr));
       e = ExpressionBinder::ResolveUnknown(std::move(e));
-      if (has_aggregates) {
-        QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(&e, groups, group_index, aggregate_index,
-                                                                o.expr->location));
-        RemapCorrelatedToGroups(e.get(), groups, group_index);
-      }
+      if (sb->has_aggregates) QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, o.expr->location));
       for (size_t i = 0; i < select_exprs.size(); ++i) {
         if (select_exprs[i]->Equals(*e)) {
           column = static_cast<int>(i);
@@ -279,7 +331,8 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
       }
       if (column < 0) {
         if (node.distinct) {
-          return Status::Invalid("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+          return Status::Invalid(
+                     "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
               .WithPosition(o.expr->location);
         }
         column = static_cast<int>(select_exprs.size());
@@ -287,45 +340,52 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
         select_exprs.push_back(std::move(e));
       }
     }
-    order.push_back({column, o.descending, nulls_first});
+    sb->order.push_back({column, o.descending, nulls_first});
   }
+  return Status::OK();
+}
 
-  // Aggregate operator.
-  if (has_aggregates) {
-    for (const auto& a : aggregates) {
-      if (a->HasSubquery()) return Status::Unsupported("subqueries inside aggregate arguments");
-    }
-    auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
-    agg->group_index = group_index;
-    agg->aggregate_index = aggregate_index;
-    agg->groups = std::move(groups);
-    agg->expressions = std::move(aggregates);
-    agg->children.push_back(std::move(plan));
-    plan = std::move(agg);
-    if (having) {
-      QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &having, &plan));
-      std::vector<ExprPtr> conjuncts;
-      SplitConjunction(std::move(having), &conjuncts);
-      plan = MakeFilter(std::move(conjuncts), std::move(plan));
-    }
+// The aggregate operator over `plan`, and HAVING as a filter above it.
+Result<LogicalOpPtr> Binder::PlanAggregation(SelectBinding* sb, LogicalOpPtr plan) {
+  for (const auto& a : sb->aggregates) {
+    if (a->HasSubquery()) return Status::Unsupported("subqueries inside aggregate arguments");
   }
+  auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
+  agg->group_index = sb->group_index;
+  agg->aggregate_index = sb->aggregate_index;
+  agg->groups = std::move(sb->groups);
+  agg->expressions = std::move(sb->aggregates);
+  agg->children.push_back(std::move(plan));
+  plan = std::move(agg);
+  if (sb->having) {
+    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &sb->having, &plan));
+    std::vector<ExprPtr> conjuncts;
+    SplitConjunction(std::move(sb->having), &conjuncts);
+    plan = MakeFilter(std::move(conjuncts), std::move(plan));
+  }
+  return plan;
+}
 
-  // Subqueries in the select list / ORDER BY.
-  for (auto& e : select_exprs) {
+// The select list's projection (subqueries in it planned as joins below),
+// then DISTINCT, ORDER BY, LIMIT / OFFSET, and a projection that drops the
+// hidden ORDER BY columns again.
+Result<BoundQuery> Binder::PlanSelectOutput(const SelectNode& node, SelectBinding* sb,
+                                            LogicalOpPtr plan) {
+  for (auto& e : sb->select_exprs) {
     if (e->HasSubquery()) {
       std::string alias = e->alias;
       QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &plan));
       e->alias = alias;
     }
   }
-
+  const size_t visible = sb->visible;
   const int projection_index = state_->NewTableIndex();
   std::vector<TypeRef> types;
-  for (size_t i = 0; i < visible; ++i) types.push_back(select_exprs[i]->return_type);
-  const size_t total = select_exprs.size();
+  for (size_t i = 0; i < visible; ++i) types.push_back(sb->select_exprs[i]->return_type);
+  const size_t total = sb->select_exprs.size();
   std::vector<TypeRef> all_types;
-  for (const auto& e : select_exprs) all_types.push_back(e->return_type);
-  plan = MakeProjection(projection_index, std::move(select_exprs), std::move(plan));
+  for (const auto& e : sb->select_exprs) all_types.push_back(e->return_type);
+  plan = MakeProjection(projection_index, std::move(sb->select_exprs), std::move(plan));
 
   if (node.distinct) {
     if (!node.distinct_on.empty()) return Status::Unsupported("SELECT DISTINCT ON");
@@ -333,41 +393,46 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
     d->children.push_back(std::move(plan));
     plan = std::move(d);
   }
-
-  if (!order.empty()) {
+  if (!sb->order.empty()) {
     auto o = std::make_unique<LogicalOperator>(LogicalOpType::kOrder);
-    for (const auto& ot : order) {
-      o->orders.push_back({MakeColumnRef({projection_index, ot.column}, all_types[static_cast<size_t>(ot.column)]),
-                           ot.descending, ot.nulls_first});
+    for (const auto& ot : sb->order) {
+      o->orders.push_back(
+          {MakeColumnRef({projection_index, ot.column}, all_types[static_cast<size_t>(ot.column)]),
+           ot.descending, ot.nulls_first});
     }
     o->children.push_back(std::move(plan));
     plan = std::move(o);
   }
-  if (node.limit || node.offset) {
-    auto l = std::make_unique<LogicalOperator>(LogicalOpType::kLimit);
-    if (node.limit) {
-      QUIVER_ASSIGN_OR_RAISE(l->limit, BindLimitValue(*node.limit, "LIMIT"));
-    }
-    if (node.offset) {
-      QUIVER_ASSIGN_OR_RAISE(int64_t off, BindLimitValue(*node.offset, "OFFSET"));
-      l->offset = off < 0 ? 0 : off;
-    }
-    l->children.push_back(std::move(plan));
-    plan = std::move(l);
-  }
+  QUIVER_ASSIGN_OR_RAISE(plan, BindLimit(node, std::move(plan)));
   if (total > visible) {
     // Drop hidden ORDER BY columns.
     std::vector<ExprPtr> keep;
     for (size_t i = 0; i < visible; ++i) {
-      keep.push_back(MakeColumnRef({projection_index, static_cast<int>(i)}, types[i], names[i]));
+      keep.push_back(
+          MakeColumnRef({projection_index, static_cast<int>(i)}, types[i], sb->names[i]));
     }
     plan = MakeProjection(state_->NewTableIndex(), std::move(keep), std::move(plan));
   }
   BoundQuery q;
   q.plan = std::move(plan);
-  q.names = std::move(names);
+  q.names = std::move(sb->names);
   q.types = std::move(types);
   return q;
+}
+
+// LIMIT / OFFSET over `plan` (none: `plan` unchanged).
+Result<LogicalOpPtr> Binder::BindLimit(const SelectNode& node, LogicalOpPtr plan) {
+  if (!node.limit && !node.offset) return plan;
+  auto l = std::make_unique<LogicalOperator>(LogicalOpType::kLimit);
+  if (node.limit) {
+    QUIVER_ASSIGN_OR_RAISE(l->limit, BindLimitValue(*node.limit, "LIMIT"));
+  }
+  if (node.offset) {
+    QUIVER_ASSIGN_OR_RAISE(int64_t off, BindLimitValue(*node.offset, "OFFSET"));
+    l->offset = off < 0 ? 0 : off;
+  }
+  l->children.push_back(std::move(plan));
+  return LogicalOpPtr(std::move(l));
 }
 
 Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
@@ -384,7 +449,8 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
     for (const auto& v : row) {
       ExpressionBinder eb(this, ExpressionBinder::Clause::kValues);
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*v));
-      if (e->HasSubquery()) return Status::Unsupported("subqueries in VALUES").WithPosition(v->location);
+      if (e->HasSubquery())
+        return Status::Unsupported("subqueries in VALUES").WithPosition(v->location);
       bound.push_back(std::move(e));
     }
     rows.push_back(std::move(bound));
@@ -401,16 +467,18 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
       for (size_t r = 0; r < rows.size(); ++r) {
         ExprPtr e = std::move(column[r]);
         const DataType& from = *e->return_type;
-        const bool assignable = e->unknown_literal || from.id == TypeId::kNull || CanCastImplicitly(from, *target) ||
-                                (CategoryOf(from) == CategoryOf(*target) && CanCast(from, *target)) ||
-                                target->id == TypeId::kString;
+        const bool assignable =
+            e->unknown_literal || from.id == TypeId::kNull || CanCastImplicitly(from, *target) ||
+            (CategoryOf(from) == CategoryOf(*target) && CanCast(from, *target)) ||
+            target->id == TypeId::kString;
         if (!assignable) {
           return Status::TypeError("column {} is of type {} but expression is of type {}", c + 1,
                                    PgTypeName(*target), PgTypeName(from))
               .WithPosition(node.values[r][c]->location);
         }
-        QUIVER_ASSIGN_OR_RAISE(rows[r][c], ExpressionBinder::CastTo(std::move(e), target,
-                                                                     node.values[r][c]->location, true));
+        QUIVER_ASSIGN_OR_RAISE(
+            rows[r][c],
+            ExpressionBinder::CastTo(std::move(e), target, node.values[r][c]->location, true));
       }
       types.push_back(target);
       continue;
@@ -430,8 +498,9 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
     }
     if (all_unknown || !common) common = utf8();
     for (size_t r = 0; r < rows.size(); ++r) {
-      QUIVER_ASSIGN_OR_RAISE(rows[r][c], ExpressionBinder::CastTo(std::move(column[r]), common,
-                                                                   node.values[r][c]->location, false));
+      QUIVER_ASSIGN_OR_RAISE(rows[r][c],
+                             ExpressionBinder::CastTo(std::move(column[r]), common,
+                                                      node.values[r][c]->location, false));
     }
     types.push_back(common);
   }
@@ -462,7 +531,8 @@ Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
   QUIVER_ASSIGN_OR_RAISE(BoundQuery right, right_binder.BindQuery(*node.right));
   for (auto* b : {&left_binder, &right_binder}) {
     for (const auto& c : b->correlated()) {
-      if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end()) correlated_.push_back(c);
+      if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end())
+        correlated_.push_back(c);
     }
   }
   const char* what = node.set_op == sql::SetOpKind::kUnion       ? "UNION"
@@ -524,12 +594,14 @@ Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
       int column = -1;
       if (IsPositional(*item.expr, &pos)) {
         if (pos < 1 || pos > static_cast<int64_t>(q->names.size())) {
-          return Status::Invalid("ORDER BY position {} is not in select list", pos).WithPosition(item.expr->location);
+          return Status::Invalid("ORDER BY position {} is not in select list", pos)
+              .WithPosition(item.expr->location);
         }
         column = static_cast<int>(pos - 1);
       } else if (item.expr->kind == ExprKind::kColumnRef) {
         for (size_t i = 0; i < q->names.size(); ++i) {
-          if (q->names[i] == item.expr->names.back() || IdentifierEquals(q->names[i], item.expr->names.back())) {
+          if (q->names[i] == item.expr->names.back() ||
+              IdentifierEquals(q->names[i], item.expr->names.back())) {
             column = static_cast<int>(i);
             break;
           }
@@ -537,30 +609,22 @@ Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
       }
       if (column < 0) {
         return Status::Unsupported(
-                   "ORDER BY on a UNION/INTERSECT/EXCEPT result must name an output column or position")
+                   "ORDER BY on a UNION/INTERSECT/EXCEPT result must name an output column or "
+                   "position")
             .WithPosition(item.expr->location);
       }
-      const bool nulls_first = item.nulls == sql::NullsOrder::kDefault ? item.descending
-                                                                       : item.nulls == sql::NullsOrder::kFirst;
-      o->orders.push_back({MakeColumnRef(bindings[static_cast<size_t>(column)], q->types[static_cast<size_t>(column)],
+      const bool nulls_first = item.nulls == sql::NullsOrder::kDefault
+                                   ? item.descending
+                                   : item.nulls == sql::NullsOrder::kFirst;
+      o->orders.push_back({MakeColumnRef(bindings[static_cast<size_t>(column)],
+                                         q->types[static_cast<size_t>(column)],
                                          q->names[static_cast<size_t>(column)]),
                            item.descending, nulls_first});
     }
     o->children.push_back(std::move(q->plan));
     q->plan = std::move(o);
   }
-  if (node.limit || node.offset) {
-    auto l = std::make_unique<LogicalOperator>(LogicalOpType::kLimit);
-    if (node.limit) {
-      QUIVER_ASSIGN_OR_RAISE(l->limit, BindLimitValue(*node.limit, "LIMIT"));
-    }
-    if (node.offset) {
-      QUIVER_ASSIGN_OR_RAISE(int64_t off, BindLimitValue(*node.offset, "OFFSET"));
-      l->offset = off < 0 ? 0 : off;
-    }
-    l->children.push_back(std::move(q->plan));
-    q->plan = std::move(l);
-  }
+  QUIVER_ASSIGN_OR_RAISE(q->plan, BindLimit(node, std::move(q->plan)));
   return Status::OK();
 }
 

@@ -35,7 +35,8 @@ struct BindState {
 // Copies a plan giving every table index in it a fresh number (so the copy
 // can sit in the same plan as the original); `map` receives old -> new for
 // every binding of the copy (its outputs and all inside).
-LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, std::map<ColumnBinding, ColumnBinding>* map);
+LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state,
+                       std::map<ColumnBinding, ColumnBinding>* map);
 
 // A column from an outer query referenced inside a subquery.
 struct CorrelatedColumn {
@@ -43,16 +44,18 @@ struct CorrelatedColumn {
   TypeRef type;
   std::string name;
   int depth = 1;
-  bool operator==(const CorrelatedColumn& o) const { return binding == o.binding && depth == o.depth; }
+  bool operator==(const CorrelatedColumn& o) const {
+    return binding == o.binding && depth == o.depth;
+  }
 };
 
 struct BoundSubquery {
   sql::SubqueryKind kind = sql::SubqueryKind::kScalar;
   LogicalOpPtr plan;
-  TypeRef type;                       // scalar: the column's type
+  TypeRef type;                              // scalar: the column's type
   std::vector<CorrelatedColumn> correlated;  // depth counted from the subquery
-  std::string op = "=";               // ANY / ALL comparison
-  ExprPtr test;                       // ANY / ALL left-hand side (bound in the outer scope)
+  std::string op = "=";                      // ANY / ALL comparison
+  ExprPtr test;                              // ANY / ALL left-hand side (bound in the outer scope)
   int location = -1;
 };
 
@@ -93,8 +96,22 @@ class Binder {
   friend class ExpressionBinder;
   friend class SubqueryPlanner;
 
-  // bind_select.cc
+  // bind_select.cc: a SELECT clause by clause (SelectBinding carries the
+  // state from one step to the next).
+  struct SelectBinding;
   Result<BoundQuery> BindSelect(const sql::SelectNode& node);
+  Result<LogicalOpPtr> BindWhere(const sql::SelectNode& node, LogicalOpPtr plan);
+  Status ExpandSelectList(const sql::SelectNode& node, SelectBinding* sb);
+  static bool HasAggregation(const sql::SelectNode& node, const SelectBinding& sb);
+  Status BindGroupBy(const sql::SelectNode& node, SelectBinding* sb);
+  Status BindSelectList(SelectBinding* sb);
+  Status BindHaving(const sql::SelectNode& node, SelectBinding* sb);
+  Status BindOrderBy(const sql::SelectNode& node, SelectBinding* sb);
+  static Status ReferToAggregation(const SelectBinding& sb, ExprPtr* e, int location);
+  Result<LogicalOpPtr> PlanAggregation(SelectBinding* sb, LogicalOpPtr plan);
+  Result<BoundQuery> PlanSelectOutput(const sql::SelectNode& node, SelectBinding* sb,
+                                      LogicalOpPtr plan);
+  Result<LogicalOpPtr> BindLimit(const sql::SelectNode& node, LogicalOpPtr plan);
   Result<BoundQuery> BindSetOp(const sql::SelectNode& node);
   Result<BoundQuery> BindValues(const sql::SelectNode& node);
   Status ApplyOrderLimit(const sql::SelectNode& node, BoundQuery* q,

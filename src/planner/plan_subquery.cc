@@ -125,7 +125,8 @@ class DependentJoinPusher {
   DependentJoinPusher(BindState* state, const Correlation& corr) : state_(state), corr_(corr) {}
 
   // Rewrites correlated refs in `expr` into the carried bindings.
-  void Decorrelate(ExprPtr* expr, const std::vector<ColumnBinding>& carried, const BindingMap& remap) {
+  void Decorrelate(ExprPtr* expr, const std::vector<ColumnBinding>& carried,
+                   const BindingMap& remap) {
     Rebind(expr, remap);
     VisitExpression(expr, [&](ExprPtr* e) {
       if ((*e)->type != ExprType::kColumnRef || (*e)->depth < 1) return;
@@ -166,8 +167,8 @@ class DependentJoinPusher {
         Pushed out;
         for (size_t i = 0; i < child.carried.size(); ++i) {
           out.carried.push_back({op->table_index, static_cast<int>(op->expressions.size())});
-          op->expressions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type,
-                                                  corr_.columns[i].name));
+          op->expressions.push_back(
+              MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
         }
         out.op = std::move(op);
         return out;
@@ -181,7 +182,8 @@ class DependentJoinPusher {
         Pushed out;
         const size_t first = op->groups.size();
         for (size_t i = 0; i < child.carried.size(); ++i) {
-          op->groups.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
+          op->groups.push_back(
+              MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
           out.carried.push_back({op->group_index, static_cast<int>(first + i)});
         }
         if (!ungrouped) {
@@ -269,11 +271,11 @@ class DependentJoinPusher {
             // Only the right side was correlated: for inner/cross joins its
             // columns serve; semi/anti/mark joins hide the right side, so D
             // must come in on the left as well.
-            const bool right_visible = op->type == LogicalOpType::kCrossProduct ||
-                                       op->join_type == JoinType::kInner ||
-                                       op->join_type == JoinType::kLeft ||
-                                       op->join_type == JoinType::kSingle;
-            if (right_visible && op->join_type != JoinType::kLeft && op->join_type != JoinType::kSingle) {
+            const bool right_visible =
+                op->type == LogicalOpType::kCrossProduct || op->join_type == JoinType::kInner ||
+                op->join_type == JoinType::kLeft || op->join_type == JoinType::kSingle;
+            if (right_visible && op->join_type != JoinType::kLeft &&
+                op->join_type != JoinType::kSingle) {
               out.carried = r.carried;
             } else {
               QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
@@ -317,7 +319,8 @@ class DependentJoinPusher {
           proj->table_index = state_->NewTableIndex();
           const auto b = side.op->GetColumnBindings();
           const auto t = side.op->GetTypes();
-          for (size_t i = 0; i < op->types.size(); ++i) proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
+          for (size_t i = 0; i < op->types.size(); ++i)
+            proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
           for (size_t i = 0; i < side.carried.size(); ++i) {
             proj->expressions.push_back(MakeColumnRef(side.carried[i], corr_.columns[i].type));
           }
@@ -373,7 +376,8 @@ bool TakeSimpleShape(LogicalOpPtr* plan, bool allow_aggregate, SimpleShape* out)
     out->aggregate = at->get();
     at = &(*at)->children[0];
   } else {
-    while ((*at)->type == LogicalOpType::kDistinct && (*at)->expressions.empty()) at = &(*at)->children[0];
+    while ((*at)->type == LogicalOpType::kDistinct && (*at)->expressions.empty())
+      at = &(*at)->children[0];
   }
   if (out->aggregate && HasCorrelation(out->aggregate, 1)) {
     // Correlated references inside the aggregate's own expressions.
@@ -421,7 +425,8 @@ void LowerDepth(ExprPtr* e) {
 
 }  // namespace
 
-LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, std::map<ColumnBinding, ColumnBinding>* map) {
+LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state,
+                       std::map<ColumnBinding, ColumnBinding>* map) {
   LogicalOpPtr copy = op.Copy();
   std::map<int, int> tables;
   auto remap_index = [&](int* idx) {
@@ -457,14 +462,14 @@ LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state, std::map<Col
   return copy;
 }
 
-
-// A join condition as a boolean expression (left op right).
-ExprPtr ConditionExpr(JoinCondition c) {
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(c.left));
-  args.push_back(std::move(c.right));
-  auto r = BindOperatorCall(c.op, std::move(args), -1);
-  return r.ok() ? std::move(r).ValueOrDie() : nullptr;
+// Join conditions as boolean predicates of `join` (mark joins: the
+// correlation a right row must satisfy to count).
+Status AddConditionsAsPredicates(std::vector<JoinCondition> conds, LogicalOperator* join) {
+  for (auto& c : conds) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, std::move(c).ToExpression());
+    join->expressions.push_back(std::move(e));
+  }
+  return Status::OK();
 }
 
 // --- entry points ----------------------------------------------------------------------
@@ -486,7 +491,8 @@ class SubqueryPlanner {
     LogicalOpPtr saved = sub->plan->Copy();
     auto simple = PlanSimpleCorrelated(*sub, root);
     if (simple.ok() && *simple != nullptr) return simple;
-    if (!simple.ok() && simple.status().code() != StatusCode::kNotImplemented) return simple.status();
+    if (!simple.ok() && simple.status().code() != StatusCode::kNotImplemented)
+      return simple.status();
     sub->plan = std::move(saved);
     return PlanDependentJoin(*sub, root);
   }
@@ -533,7 +539,9 @@ class SubqueryPlanner {
         }
         auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(sub.plan));
         join->mark_index = state_->NewTableIndex();
-        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond, MakeCondition(sub.test->Copy(), MakeColumnRef(sub_out[0], sub.type), op, sub.location));
+        QUIVER_ASSIGN_OR_RAISE(
+            JoinCondition cond,
+            MakeCondition(sub.test->Copy(), MakeColumnRef(sub_out[0], sub.type), op, sub.location));
         join->conditions.push_back(std::move(cond));
         const ColumnBinding mark{join->mark_index, 0};
         *root = std::move(join);
@@ -546,7 +554,8 @@ class SubqueryPlanner {
   }
 
   // left op right with the operands cast to the comparison's argument types.
-  Result<JoinCondition> MakeCondition(ExprPtr left, ExprPtr right, const std::string& op, int location) {
+  Result<JoinCondition> MakeCondition(ExprPtr left, ExprPtr right, const std::string& op,
+                                      int location) {
     std::vector<ExprPtr> args;
     args.push_back(std::move(left));
     args.push_back(std::move(right));
@@ -601,7 +610,8 @@ class SubqueryPlanner {
           if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
         }
         ExprPtr inner = shape.projection->expressions[0]->Copy();
-        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond, MakeCondition(sub.test->Copy(), std::move(inner), op, sub.location));
+        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond,
+                               MakeCondition(sub.test->Copy(), std::move(inner), op, sub.location));
         join->conditions.push_back(std::move(cond));
         if (sub.kind == sql::SubqueryKind::kAll) result = MakeNot(std::move(result));
       }
@@ -635,7 +645,8 @@ class SubqueryPlanner {
     auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
     join->join_type = JoinType::kLeft;
     for (size_t i = 0; i < outer_keys.size(); ++i) {
-      ExprPtr group_ref = MakeColumnRef({agg->group_index, static_cast<int>(i)}, inner_keys[i]->return_type);
+      ExprPtr group_ref =
+          MakeColumnRef({agg->group_index, static_cast<int>(i)}, inner_keys[i]->return_type);
       join->conditions.push_back({std::move(outer_keys[i]), std::move(group_ref), "="});
     }
     // The subquery's value, computed over the joined aggregate; count() of
@@ -646,7 +657,8 @@ class SubqueryPlanner {
     for (const auto& a : agg->expressions) fns.push_back(a->aggregate);
     const int agg_index = agg->aggregate_index;
     std::function<void(ExprPtr*)> wrap_counts = [&](ExprPtr* e) {
-      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0 && (*e)->binding.table == agg_index) {
+      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0 &&
+          (*e)->binding.table == agg_index) {
         const AggregateFunction* f = fns[static_cast<size_t>((*e)->binding.column)];
         if (f && (f->name == "count" || f->name == "count_star")) {
           auto c = std::make_unique<Expression>(ExprType::kCoalesce, (*e)->return_type);
@@ -699,8 +711,9 @@ class SubqueryPlanner {
 
     std::vector<JoinCondition> conds;
     for (size_t i = 0; i < corr.columns.size(); ++i) {
-      conds.push_back({MakeColumnRef(corr.columns[i].binding, corr.columns[i].type, corr.columns[i].name),
-                       MakeColumnRef(pushed.carried[i], corr.columns[i].type), "is not distinct from"});
+      conds.push_back(
+          {MakeColumnRef(corr.columns[i].binding, corr.columns[i].type, corr.columns[i].name),
+           MakeColumnRef(pushed.carried[i], corr.columns[i].type), "is not distinct from"});
     }
     switch (sub.kind) {
       case sql::SubqueryKind::kScalar: {
@@ -712,7 +725,7 @@ class SubqueryPlanner {
       case sql::SubqueryKind::kExists: {
         auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(pushed.op));
         join->mark_index = state_->NewTableIndex();
-        for (auto& c : conds) join->expressions.push_back(ConditionExpr(std::move(c)));
+        QUIVER_RETURN_NOT_OK(AddConditionsAsPredicates(std::move(conds), join.get()));
         const ColumnBinding mark{join->mark_index, 0};
         *root = std::move(join);
         return MakeColumnRef(mark, boolean(), "exists");
@@ -726,9 +739,10 @@ class SubqueryPlanner {
         join->mark_index = state_->NewTableIndex();
         // Correlation must hold for a row to count; the comparison decides
         // the mark three-valued.
-        for (auto& c : conds) join->expressions.push_back(ConditionExpr(std::move(c)));
-        QUIVER_ASSIGN_OR_RAISE(JoinCondition cond,
-                               MakeCondition(sub.test->Copy(), MakeColumnRef(result_col, sub.type), op, sub.location));
+        QUIVER_RETURN_NOT_OK(AddConditionsAsPredicates(std::move(conds), join.get()));
+        QUIVER_ASSIGN_OR_RAISE(
+            JoinCondition cond,
+            MakeCondition(sub.test->Copy(), MakeColumnRef(result_col, sub.type), op, sub.location));
         join->conditions.push_back(std::move(cond));
         const ColumnBinding mark{join->mark_index, 0};
         *root = std::move(join);
@@ -743,7 +757,8 @@ class SubqueryPlanner {
   BindState* state_;
 };
 
-void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& groups, int group_index) {
+void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& groups,
+                             int group_index) {
   std::map<ColumnBinding, ColumnBinding> map;
   for (size_t i = 0; i < groups.size(); ++i) {
     if (groups[i]->type == ExprType::kColumnRef && groups[i]->depth == 0) {
