@@ -10,6 +10,8 @@
 #include <filesystem>
 
 #include "columnar/builder.h"
+#include "common/calendar.h"
+#include "common/half_float.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -91,12 +93,6 @@ bool UnitMayMatch(const UnitStatistics& stats, const ScanPredicate& p) {
 
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 template <typename In, typename Out, typename F>
 Result<ArrayRef> MapFixed(const ArrayData& in, const TypeRef& to, MemoryPool* pool, F f) {
   const int64_t n = in.length;
@@ -134,21 +130,10 @@ Result<ArrayRef> ToEngineArray(const ArrayRef& in, const TypeRef& to, MemoryPool
     case TypeId::kUInt64:
       return MapFixed<uint64_t, int128_t>(*in, to, pool, [](uint64_t v) { return int128_t{v}; });
     case TypeId::kHalfFloat:
-      return MapFixed<uint16_t, float>(*in, to, pool, [](uint16_t h) {
-        const uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-        float v;
-        if (exp == 0) {
-          v = std::ldexp(static_cast<float>(mant), -24);
-        } else if (exp == 31) {
-          v = mant ? std::nanf("") : INFINITY;
-        } else {
-          v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-        }
-        return sign ? -v : v;
-      });
+      return MapFixed<uint16_t, float>(*in, to, pool, [](uint16_t h) { return HalfToFloat(h); });
     case TypeId::kDate64:
       return MapFixed<int64_t, int32_t>(*in, to, pool, [](int64_t ms) {
-        return static_cast<int32_t>(FloorDiv(ms, 86400000));
+        return static_cast<int32_t>(FloorDiv(ms, kMillisPerDay));
       });
     case TypeId::kTime32: {
       const int64_t f = t.unit == TimeUnit::kSecond ? 1000000 : 1000;

@@ -8,46 +8,15 @@
 
 #include <fmt/format.h>
 
+#include "common/calendar.h"
+#include "common/half_float.h"
 #include "common/time_zone.h"
 
 namespace quiver {
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-// value = *whole * per + *frac with 0 <= *frac < per (per > 0), computed
-// without overflow even for INT64_MIN.
-void SplitUnits(int64_t value, int64_t per, int64_t* whole, int64_t* frac) {
-  *whole = value / per;
-  *frac = value % per;
-  if (*frac < 0) {
-    *frac += per;
-    --*whole;
-  }
-}
-
-// Days since 1970-01-01 -> proleptic Gregorian y/m/d (H. Hinnant's
-// civil_from_days), valid for the whole int64 day range we can reach.
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = FloorDiv(z, 146097);
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2);
-}
-
 std::string FormatDate(int64_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  const auto [y, m, d] = CivilFromDays(days);
   if (y >= 0 && y <= 9999) return fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
   return fmt::format("{:+05d}-{:02d}-{:02d}", y, m, d);
 }
@@ -89,8 +58,7 @@ bool IsUtcName(std::string_view tz) {
 // The instant shown as local time in `tz` with its offset ("-05:00"), or in
 // UTC with "Z" for UTC and for zones the system does not know.
 std::string FormatTimestamp(int64_t value, TimeUnit unit, const std::string& tz) {
-  int64_t secs, frac;
-  SplitUnits(value, TimeUnitsPerSecond(unit), &secs, &frac);
+  auto [secs, frac] = FloorDivMod(value, TimeUnitsPerSecond(unit));
   std::string suffix;
   if (!tz.empty()) {
     suffix = "Z";
@@ -104,9 +72,9 @@ std::string FormatTimestamp(int64_t value, TimeUnit unit, const std::string& tz)
       }
     }
   }
-  const int64_t days = FloorDiv(secs, 86400);
+  const auto [days, seconds_of_day] = SplitDays(secs, kSecondsPerDay);
   return FormatDate(days) + " " +
-         FormatTimeOfDay(secs - days * 86400, frac, FractionDigits(unit), false) + suffix;
+         FormatTimeOfDay(seconds_of_day, frac, FractionDigits(unit), false) + suffix;
 }
 
 std::string Plural(int64_t n, const char* unit) {
@@ -178,20 +146,6 @@ std::string FormatDecimal(const uint8_t* bytes, int width, int32_t scale) {
     digits.append(static_cast<size_t>(-scale), '0');
   }
   return negative ? "-" + digits : digits;
-}
-
-float HalfToFloat(uint16_t h) {
-  const int exp = (h >> 10) & 0x1f;
-  const int mant = h & 0x3ff;
-  float v;
-  if (exp == 0) {
-    v = std::ldexp(static_cast<float>(mant), -24);
-  } else if (exp == 31) {
-    v = mant != 0 ? NAN : INFINITY;
-  } else {
-    v = std::ldexp(static_cast<float>(mant + 1024), exp - 25);
-  }
-  return (h & 0x8000) ? -v : v;
 }
 
 template <typename T>
@@ -335,14 +289,13 @@ class ValueFormatter {
         *out += FormatDate(a.GetValues<int32_t>(1)[i]);
         return;
       case TypeId::kDate64:
-        *out += FormatDate(FloorDiv(a.GetValues<int64_t>(1)[i], 86400000));
+        *out += FormatDate(FloorDiv(a.GetValues<int64_t>(1)[i], kMillisPerDay));
         return;
       case TypeId::kTime32:
       case TypeId::kTime64: {
         const int64_t v =
             id == TypeId::kTime32 ? a.GetValues<int32_t>(1)[i] : a.GetValues<int64_t>(1)[i];
-        int64_t secs, frac;
-        SplitUnits(v, TimeUnitsPerSecond(a.type->unit), &secs, &frac);
+        const auto [secs, frac] = FloorDivMod(v, TimeUnitsPerSecond(a.type->unit));
         *out += FormatTimeOfDay(secs, frac, FractionDigits(a.type->unit), false);
         return;
       }

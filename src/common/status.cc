@@ -1,5 +1,8 @@
 #include "common/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace quiver {
 
 const char* Status::CodeName(StatusCode code) {
@@ -22,5 +25,15 @@ std::string Status::ToString() const {
   if (ok()) return "OK";
   return std::string(CodeName(code())) + ": " + message();
 }
+
+namespace internal {
+
+void DieOnErrorResult(const Status& status) {
+  std::fprintf(stderr, "quiver: ValueOrDie on an error result: %s\n", status.ToString().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace internal
 
 }  // namespace quiver

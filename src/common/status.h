@@ -103,6 +103,11 @@ class [[nodiscard]] Status {
   std::shared_ptr<const State> state_;
 };
 
+namespace internal {
+// Prints "ValueOrDie on an error result: <status>" to stderr and aborts.
+[[noreturn]] void DieOnErrorResult(const Status& status);
+}  // namespace internal
+
 // Either a value or an error Status.
 template <typename T>
 class [[nodiscard]] Result {
@@ -125,18 +130,28 @@ class [[nodiscard]] Result {
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
 
+  // The value; an error here is a bug in the caller, so it aborts with the
+  // status message in every build (not only where asserts are on) rather than
+  // reading an empty optional.
   const T& ValueOrDie() const& {
-    assert(ok());
+    if (!ok()) [[unlikely]] {
+      internal::DieOnErrorResult(status_);
+    }
     return *value_;
   }
   T& ValueOrDie() & {
-    assert(ok());
+    if (!ok()) [[unlikely]] {
+      internal::DieOnErrorResult(status_);
+    }
     return *value_;
   }
   T ValueOrDie() && {
-    assert(ok());
+    if (!ok()) [[unlikely]] {
+      internal::DieOnErrorResult(status_);
+    }
     return std::move(*value_);
   }
+  // The value without a check. REQUIRES: ok().
   T MoveValueUnsafe() { return std::move(*value_); }
   const T& operator*() const& { return *value_; }
   T& operator*() & { return *value_; }

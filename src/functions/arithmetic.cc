@@ -9,9 +9,11 @@
 //   a / b          scale max(s1, s2, 16) (PostgreSQL keeps at least 16
 //                  significant digits), precision 38
 //   a % b          scale max(s1, s2)
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "common/calendar.h"
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -352,8 +354,6 @@ ScalarKernel NegateKernel() {
 
 // --- dates, timestamps, intervals --------------------------------------------
 
-constexpr int64_t kMicrosPerDay = 86400000000LL;
-
 struct Mdn {
   int32_t months;
   int32_t days;
@@ -361,30 +361,18 @@ struct Mdn {
 };
 static_assert(sizeof(Mdn) == 16);
 
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 // timestamp + interval as PostgreSQL does it: months (clamping the day to
 // the month's length), then days, then the time part.
 int64_t AddInterval(int64_t ts, const Mdn& iv, int sign) {
   if (iv.months != 0) {
-    int64_t days = FloorDiv(ts, kMicrosPerDay);
-    const int64_t tod = ts - days * kMicrosPerDay;
-    int64_t y;
-    unsigned m, d;
-    CivilFromDays(days, &y, &m, &d);
-    int64_t total = y * 12 + (m - 1) + static_cast<int64_t>(sign) * iv.months;
-    y = FloorDiv(total, 12);
-    m = static_cast<unsigned>(total - y * 12 + 1);
-    static const unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    unsigned dim = kDays[m - 1];
-    if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) dim = 29;
-    if (d > dim) d = dim;
-    days = DaysFromCivil(y, m, d);
-    ts = days * kMicrosPerDay + tod;
+    const auto [days, tod] = SplitDays(ts, kMicrosPerDay);
+    const CivilDate date = CivilFromDays(days);
+    const FloorDivided year_month =
+        FloorDivMod(date.year * 12 + (date.month - 1) + static_cast<int64_t>(sign) * iv.months, 12);
+    const int64_t y = year_month.quot;
+    const auto m = static_cast<unsigned>(year_month.rem + 1);
+    const unsigned d = std::min(date.day, DaysInMonth(y, m));
+    ts = DaysFromCivil(y, m, d) * kMicrosPerDay + tod;
   }
   return ts + sign * (static_cast<int64_t>(iv.days) * kMicrosPerDay + iv.nanos / 1000);
 }
@@ -529,13 +517,11 @@ void RegisterTemporalOps(FunctionRegistry* r) {
   auto time_plus = [](int sign) {
     return [sign](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
                   const TypeRef& out) {
-      return BinaryLoop<int64_t, Mdn, int64_t>(args, n, out, ctx.pool,
-                                               [sign](int64_t t, Mdn iv, int64_t* o) {
-                                                 int64_t v = (t + sign * iv.nanos / 1000) % kMicrosPerDay;
-                                                 if (v < 0) v += kMicrosPerDay;
-                                                 *o = v;
-                                                 return 0;
-                                               });
+      return BinaryLoop<int64_t, Mdn, int64_t>(
+          args, n, out, ctx.pool, [sign](int64_t t, Mdn iv, int64_t* o) {
+            *o = FloorMod(t + sign * iv.nanos / 1000, kMicrosPerDay);
+            return 0;
+          });
     };
   };
   r->Add({"+", {time, iv}, nullptr, time, nullptr, time_plus(1)});

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "common/calendar.h"
 #include "functions/kernel_util.h"
 #include "vector/sql_type.h"
 
@@ -54,12 +55,6 @@ bool FitsInt(TypeId id, int128_t v) {
     default:
       return v >= INT64_MIN && v <= INT64_MAX;
   }
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
 }
 
 // Reads row i of a fixed-width integer-like input as int64.
@@ -272,12 +267,6 @@ bool ParseFixedDigits(std::string_view t, size_t pos, size_t n, int64_t* out) {
   return true;
 }
 
-int DaysInMonth(int64_t y, unsigned m) {
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
-  return kDays[m - 1];
-}
-
 // YYYY-MM-DD at the start of t; sets *consumed.
 bool ParseDatePart(std::string_view t, int32_t* days, size_t* consumed) {
   size_t p = 0;
@@ -294,7 +283,8 @@ bool ParseDatePart(std::string_view t, int32_t* days, size_t* consumed) {
   while (u < t.size() && t[u] >= '0' && t[u] <= '9') ++u;
   if (u - s < 1 || u - s > 2 || !ParseFixedDigits(t, s, u - s, &d)) return false;
   if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, static_cast<unsigned>(m))) return false;
-  *days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  *days =
+      static_cast<int32_t>(DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)));
   *consumed = u;
   return true;
 }
@@ -391,7 +381,7 @@ bool ParseSqlTimestamp(std::string_view text, int64_t* micros) {
       return false;
     }
   }
-  *micros = static_cast<int64_t>(days) * 86400000000LL + tod - offset_us;
+  *micros = static_cast<int64_t>(days) * kMicrosPerDay + tod - offset_us;
   return true;
 }
 
@@ -767,7 +757,7 @@ Result<ArrayRef> CastToTemporal(const VectorRef& in, int64_t n, const TypeRef& t
         if (!ParseSqlDate(s, &d)) {
           int64_t ts;
           if (!ParseSqlTimestamp(s, &ts)) return InvalidInput("date", s);
-          d = static_cast<int32_t>(FloorDiv(ts, 86400000000LL));
+          d = static_cast<int32_t>(FloorDiv(ts, kMicrosPerDay));
         }
         v = d;
       } else if (tid == TypeId::kTime64) {
@@ -785,14 +775,13 @@ Result<ArrayRef> CastToTemporal(const VectorRef& in, int64_t n, const TypeRef& t
         continue;
       }
     } else if (fid == TypeId::kDate32 && tid == TypeId::kTimestamp) {
-      v = ReadInteger(in, i) * 86400000000LL;
+      v = ReadInteger(in, i) * kMicrosPerDay;
     } else if (fid == TypeId::kTimestamp && tid == TypeId::kDate32) {
-      v = FloorDiv(in.values<int64_t>()[in.index(i)], 86400000000LL);
+      v = FloorDiv(in.values<int64_t>()[in.index(i)], kMicrosPerDay);
     } else if (fid == TypeId::kTimestamp && tid == TypeId::kTimestamp) {
       v = in.values<int64_t>()[in.index(i)];
     } else if (fid == TypeId::kTimestamp && tid == TypeId::kTime64) {
-      const int64_t ts = in.values<int64_t>()[in.index(i)];
-      v = ts - FloorDiv(ts, 86400000000LL) * 86400000000LL;
+      v = FloorMod(in.values<int64_t>()[in.index(i)], kMicrosPerDay);
     } else if (fid == TypeId::kTime64 && tid == TypeId::kTime64) {
       v = in.values<int64_t>()[in.index(i)];
     } else if (fid == TypeId::kTime64 && tid == TypeId::kIntervalMonthDayNano) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/calendar.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 #include "vector/sql_type.h"
@@ -17,14 +18,6 @@ namespace quiver {
 namespace {
 
 using kernels::StringAccess;
-
-constexpr int64_t kMicrosPerDay = 86400000000LL;
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 enum class Field {
   kYear, kMonth, kDay, kHour, kMinute, kSecond, kMillisecond, kMicrosecond, kQuarter, kDow,
@@ -56,20 +49,12 @@ Result<Field> ParseField(std::string_view raw) {
   return Status::Invalid("unit \"{}\" not recognized", raw);
 }
 
-int32_t IsoWeekday(int64_t days) {  // 1 = Monday .. 7 = Sunday
-  int64_t dow = (days + 4) % 7;     // 1970-01-01 was a Thursday (4)
-  if (dow < 0) dow += 7;
-  return dow == 0 ? 7 : static_cast<int32_t>(dow);
-}
-
 // ISO 8601 week number and week-year of a day.
 void IsoWeek(int64_t days, int64_t* week, int64_t* iso_year) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  int64_t y = CivilFromDays(days).year;
   auto week1_start = [](int64_t year) {
     const int64_t jan4 = DaysFromCivil(year, 1, 4);
-    return jan4 - (IsoWeekday(jan4) - 1);
+    return jan4 - (IsoDayOfWeek(jan4) - 1);
   };
   int64_t start = week1_start(y);
   if (days < start) {
@@ -85,11 +70,8 @@ void IsoWeek(int64_t days, int64_t* week, int64_t* iso_year) {
 
 // Field value scaled by 10^6 (so seconds and epoch keep microseconds).
 Result<int128_t> FieldMicros(Field field, int64_t micros, bool is_date) {
-  const int64_t days = FloorDiv(micros, kMicrosPerDay);
-  const int64_t tod = micros - days * kMicrosPerDay;
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  const auto [days, tod] = SplitDays(micros, kMicrosPerDay);
+  const auto [y, m, d] = CivilFromDays(days);
   const int128_t M = 1000000;
   switch (field) {
     case Field::kYear:
@@ -101,9 +83,9 @@ Result<int128_t> FieldMicros(Field field, int64_t micros, bool is_date) {
     case Field::kQuarter:
       return static_cast<int128_t>((m - 1) / 3 + 1) * M;
     case Field::kDow:
-      return static_cast<int128_t>(IsoWeekday(days) % 7) * M;
+      return static_cast<int128_t>(IsoDayOfWeek(days) % 7) * M;
     case Field::kIsoDow:
-      return static_cast<int128_t>(IsoWeekday(days)) * M;
+      return static_cast<int128_t>(IsoDayOfWeek(days)) * M;
     case Field::kDoy:
       return static_cast<int128_t>(days - DaysFromCivil(y, 1, 1) + 1) * M;
     case Field::kWeek: {
@@ -228,11 +210,8 @@ Status BindExtract(std::vector<TypeRef>* args, TypeRef* ret) {
 }
 
 Result<int64_t> TruncMicros(Field field, int64_t micros) {
-  const int64_t days = FloorDiv(micros, kMicrosPerDay);
-  const int64_t tod = micros - days * kMicrosPerDay;
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  const auto [days, tod] = SplitDays(micros, kMicrosPerDay);
+  const auto [y, m, d] = CivilFromDays(days);
   auto at_day = [](int64_t dd) { return dd * kMicrosPerDay; };
   switch (field) {
     case Field::kMillennium:
@@ -248,7 +227,7 @@ Result<int64_t> TruncMicros(Field field, int64_t micros) {
     case Field::kMonth:
       return at_day(DaysFromCivil(y, m, 1));
     case Field::kWeek:
-      return at_day(days - (IsoWeekday(days) - 1));
+      return at_day(days - (IsoDayOfWeek(days) - 1));
     case Field::kDay:
       return at_day(days);
     case Field::kHour:
@@ -316,11 +295,8 @@ void RegisterDateTimeFunctions(FunctionRegistry* r) {
               if (m < 1 || m > 12 || d < 1 || d > 31 || y == 0) {
                 return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d);
               }
-              const int32_t days = DaysFromCivil(y < 0 ? y + 1 : y, m, d);
-              int64_t yy;
-              unsigned mm, dd;
-              CivilFromDays(days, &yy, &mm, &dd);
-              if (static_cast<int32_t>(dd) != d) {
+              const auto days = static_cast<int32_t>(DaysFromCivil(y < 0 ? y + 1 : y, m, d));
+              if (static_cast<int32_t>(CivilFromDays(days).day) != d) {
                 return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d);
               }
               o.data<int32_t>()[i] = days;

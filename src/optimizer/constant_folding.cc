@@ -7,6 +7,7 @@
 // get them as predicates and no row is cast.
 // Expressions whose evaluation fails (1/0) are left for execution, where
 // they raise the error only if actually evaluated.
+#include "common/calendar.h"
 #include "execution/expression_executor.h"
 #include "optimizer/optimizer.h"
 
@@ -61,12 +62,10 @@ void UnwrapDateCast(ExprPtr* e) {
       to.unit != TimeUnit::kMicro || !constant.value.type()->Equals(to)) {
     return;
   }
-  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
   const int64_t t = constant.value.integer();
-  int64_t days = t / kMicrosPerDay;
-  if (t % kMicrosPerDay < 0) --days;
+  const auto [days, time_of_day] = SplitDays(t, kMicrosPerDay);
   if (days < INT32_MIN || days > INT32_MAX - 1) return;
-  if (t % kMicrosPerDay != 0) {
+  if (time_of_day != 0) {
     // t lies inside day `days`: d::timestamp < t <=> d <= days, > t <=> d > days.
     if (op == "<") op = "<=";
     if (op == ">=") op = ">";

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "columnar/builder.h"
+#include "common/calendar.h"
 
 namespace quiver {
 
@@ -127,44 +128,13 @@ std::string FormatDecimal(int128_t unscaled, int scale) {
   return neg ? "-" + digits : digits;
 }
 
-// Howard Hinnant's civil-from-days algorithms (public domain descriptions).
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<int32_t>(era * 146097 + static_cast<int64_t>(doe) - 719468);
-}
-
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t yy = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = yy + (*m <= 2);
-}
-
 std::string FormatDate(int32_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  const auto [y, m, d] = CivilFromDays(days);
   if (y <= 0) return fmt::format("{:04d}-{:02d}-{:02d} BC", 1 - y, m, d);
   return fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
 }
 
 namespace {
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 std::string FormatClock(int64_t micros_of_day) {
   const int64_t h = micros_of_day / 3600000000LL;
@@ -185,11 +155,8 @@ std::string FormatClock(int64_t micros_of_day) {
 std::string FormatTime(int64_t micros) { return FormatClock(micros); }
 
 std::string FormatTimestamp(int64_t micros, bool with_tz) {
-  const int64_t days = FloorDiv(micros, 86400000000LL);
-  const int64_t rest = micros - days * 86400000000LL;
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
+  const auto [days, rest] = SplitDays(micros, kMicrosPerDay);
+  const auto [y, m, d] = CivilFromDays(days);
   std::string out;
   if (y <= 0) {
     out = fmt::format("{:04d}-{:02d}-{:02d} {}", 1 - y, m, d, FormatClock(rest));

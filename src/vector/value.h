@@ -110,10 +110,6 @@ std::string FormatDouble(double v);
 std::string FormatFloat(float v);
 std::string FormatInt128(int128_t v);
 
-// Calendar helpers (proleptic Gregorian, days since 1970-01-01).
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d);
-void CivilFromDays(int64_t days, int64_t* y, unsigned* m, unsigned* d);
-
 // Powers of ten as 128-bit integers, 10^0 .. 10^38.
 int128_t Pow10Int128(int n);
 

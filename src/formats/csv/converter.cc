@@ -69,7 +69,7 @@ struct Date64Parser {
   bool operator()(std::string_view text, T* out) const {
     int64_t days;
     if (!ParseDate(text, &days)) return false;
-    *out = days * 86400000;
+    *out = days * kMillisPerDay;
     return true;
   }
 };

@@ -124,7 +124,7 @@ bool ParseTimestamp(std::string_view text, TimestampValue* out) {
       if (p != end) return false;
     }
   }
-  out->seconds = days * 86400 + tod / 1000000000 - offset_s;
+  out->seconds = days * kSecondsPerDay + tod / 1000000000 - offset_s;
   out->nanos = static_cast<int32_t>(tod % 1000000000);
   out->fraction_digits = digits;
   out->has_zone = has_zone;

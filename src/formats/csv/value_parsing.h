@@ -19,6 +19,7 @@
 #include <limits>
 #include <string_view>
 
+#include "common/calendar.h"
 #include "common/utf8.h"
 
 namespace quiver::csv::internal {
@@ -138,16 +139,6 @@ inline bool ParseUInt64(std::string_view text, uint64_t* out) {
 bool ParseFloat64(std::string_view text, double* out);
 bool ParseFloat32(std::string_view text, float* out);
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-inline int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 inline bool Digits2(const char* p, unsigned* out) {
   const unsigned a = static_cast<unsigned char>(p[0]) - '0';
   const unsigned b = static_cast<unsigned char>(p[1]) - '0';
@@ -156,8 +147,6 @@ inline bool Digits2(const char* p, unsigned* out) {
   return true;
 }
 
-inline bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
 inline bool ParseDateParts(const char* p, int64_t* days) {
   unsigned y1, y2, m, d;
   if (!Digits2(p, &y1) || !Digits2(p + 2, &y2) || p[4] != '-' || !Digits2(p + 5, &m) ||
@@ -165,9 +154,7 @@ inline bool ParseDateParts(const char* p, int64_t* days) {
     return false;
   }
   const int64_t y = y1 * 100 + y2;
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  if (d > kDays[m - 1] + (m == 2 && IsLeap(y))) return false;
+  if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) return false;
   *days = DaysFromCivil(y, m, d);
   return true;
 }

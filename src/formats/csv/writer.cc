@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/calendar.h"
+#include "common/half_float.h"
+
 namespace quiver::csv {
 
 namespace {
@@ -27,28 +30,18 @@ void AppendNumber(std::string* out, T v) {
   out->append(buf, r.ptr);
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 void AppendDate(std::string* out, int64_t days) {
-  int64_t z = days + 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2;
+  const CivilDate date = CivilFromDays(days);
+  int64_t y = date.year;
   if (y < 0) {
     out->push_back('-');
     y = -y;
   }
   AppendPadded(out, y, 4);
   out->push_back('-');
-  AppendPadded(out, m, 2);
+  AppendPadded(out, date.month, 2);
   out->push_back('-');
-  AppendPadded(out, d, 2);
+  AppendPadded(out, date.day, 2);
 }
 
 int FractionDigits(TimeUnit unit) {
@@ -74,21 +67,6 @@ void AppendTimeOfDay(std::string* out, int64_t units, TimeUnit unit) {
     out->push_back('.');
     AppendPadded(out, units % per_second, FractionDigits(unit));
   }
-}
-
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h >> 15) & 1;
-  const int exp = (h >> 10) & 0x1F;
-  const uint32_t mant = h & 0x3FF;
-  float v;
-  if (exp == 0) {
-    v = std::ldexp(static_cast<float>(mant), -24);
-  } else if (exp == 31) {
-    v = mant ? std::nanf("") : INFINITY;
-  } else {
-    v = std::ldexp(static_cast<float>(mant | 0x400), exp - 25);
-  }
-  return sign ? -v : v;
 }
 
 // Decimal text of a little-endian two's complement integer of `words`
@@ -192,7 +170,7 @@ class DateFormatter final : public ColumnFormatter {
     if (type_->id == TypeId::kDate32) {
       AppendDate(out, a.GetValues<int32_t>(1)[i]);
     } else {
-      AppendDate(out, FloorDiv(a.GetValues<int64_t>(1)[i], 86400000));
+      AppendDate(out, FloorDiv(a.GetValues<int64_t>(1)[i], kMillisPerDay));
     }
   }
 };
@@ -203,8 +181,8 @@ class TimeFormatter final : public ColumnFormatter {
   void Append(const ArrayData& a, int64_t i, std::string* out) const override {
     const int64_t v = type_->id == TypeId::kTime32 ? a.GetValues<int32_t>(1)[i]
                                                    : a.GetValues<int64_t>(1)[i];
-    const int64_t day = 86400 * TimeUnitsPerSecond(type_->unit);
-    AppendTimeOfDay(out, ((v % day) + day) % day, type_->unit);
+    AppendTimeOfDay(out, FloorMod(v, kSecondsPerDay * TimeUnitsPerSecond(type_->unit)),
+                    type_->unit);
   }
 };
 
@@ -213,11 +191,10 @@ class TimestampFormatter final : public ColumnFormatter {
   using ColumnFormatter::ColumnFormatter;
   void Append(const ArrayData& a, int64_t i, std::string* out) const override {
     const int64_t v = a.GetValues<int64_t>(1)[i];
-    const int64_t per_day = 86400 * TimeUnitsPerSecond(type_->unit);
-    const int64_t days = FloorDiv(v, per_day);
+    const auto [days, time_of_day] = SplitDays(v, kSecondsPerDay * TimeUnitsPerSecond(type_->unit));
     AppendDate(out, days);
     out->push_back(' ');
-    AppendTimeOfDay(out, v - days * per_day, type_->unit);
+    AppendTimeOfDay(out, time_of_day, type_->unit);
     if (!type_->timezone.empty()) out->push_back('Z');
   }
 };

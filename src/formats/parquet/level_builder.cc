@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "columnar/builder.h"
+#include "common/calendar.h"
 
 namespace quiver::parquet {
 namespace {
@@ -84,9 +85,7 @@ Status GatherValues(const ArrayData& a, const WriterSchema::Leaf& leaf, const in
       break;
     case TypeId::kDate64:
       AppendConverted<int32_t>(idx, n, f, [&](int64_t i) {
-        const int64_t ms = Load<int64_t>(a, i);
-        constexpr int64_t kDay = 86400000;
-        return static_cast<int32_t>(ms >= 0 ? ms / kDay : -((-ms + kDay - 1) / kDay));
+        return static_cast<int32_t>(FloorDiv(Load<int64_t>(a, i), kMillisPerDay));
       });
       return Status::OK();
     case TypeId::kDecimal32:

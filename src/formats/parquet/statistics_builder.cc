@@ -5,6 +5,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "common/half_float.h"
+
 namespace quiver::parquet {
 namespace {
 
@@ -15,21 +17,6 @@ T LoadAs(std::string_view v) {
   T x;
   std::memcpy(&x, v.data(), sizeof(T));
   return x;
-}
-
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h >> 15) & 1;
-  const uint32_t exp = (h >> 10) & 0x1f;
-  const uint32_t mant = h & 0x3ff;
-  float v;
-  if (exp == 0) {
-    v = std::ldexp(static_cast<float>(mant), -24);
-  } else if (exp == 31) {
-    v = mant ? NAN : INFINITY;
-  } else {
-    v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  }
-  return sign ? -v : v;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Random numbers and calendar arithmetic for the data generators.
+// Random numbers and the benchmarks' date window for the data generators
+// (calendar arithmetic: common/calendar.h).
 //
 // Determinism: every chunk of every table draws from its own Rng, seeded from
 // (user seed, table stream, chunk index) by ForChunk(). What a chunk holds
@@ -9,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "common/calendar.h"
 
 namespace quiver::gen {
 
@@ -44,44 +47,12 @@ class Rng {
   uint64_t state_;
 };
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-// days_from_civil), and back.
-constexpr int32_t DaysFromCivil(int y, int m, int d) {
-  y -= m <= 2;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const int yoe = y - era * 400;
-  const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-struct CivilDate {
-  int year;
-  int month;  // 1..12
-  int day;    // 1..31
-};
-
-constexpr CivilDate CivilFromDays(int32_t z) {
-  z += 719468;
-  const int era = (z >= 0 ? z : z - 146096) / 146097;
-  const int doe = z - era * 146097;
-  const int yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int mp = (5 * doy + 2) / 153;
-  const int d = doy - (153 * mp + 2) / 5 + 1;
-  const int m = mp + (mp < 10 ? 3 : -9);
-  return {yoe + era * 400 + (m <= 2), m, d};
-}
-
-// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
-constexpr int DayOfWeek(int32_t days) { return static_cast<int>(((days % 7) + 11) % 7); }
-
 // The 1992..1998 order window both benchmarks share (TPC-H clause 4.2.3):
 // orders are placed between STARTDATE and ENDDATE - 151 days, so that every
 // line ships, and is received, by ENDDATE.
-inline constexpr int32_t kStartDate = DaysFromCivil(1992, 1, 1);
-inline constexpr int32_t kCurrentDate = DaysFromCivil(1995, 6, 17);
-inline constexpr int32_t kEndDate = DaysFromCivil(1998, 12, 31);
+inline constexpr auto kStartDate = static_cast<int32_t>(DaysFromCivil(1992, 1, 1));
+inline constexpr auto kCurrentDate = static_cast<int32_t>(DaysFromCivil(1995, 6, 17));
+inline constexpr auto kEndDate = static_cast<int32_t>(DaysFromCivil(1998, 12, 31));
 inline constexpr int32_t kLastOrderDate = kEndDate - 151;
 
 }  // namespace quiver::gen
