@@ -17,14 +17,15 @@
 #include <vector>
 
 #include "columnar/builder.h"
-#include "execution/operators/physical_hash_aggregate.h"
+#include "execution/aggregate_spec.h"
 #include "functions/kernel_util.h"
 
 namespace quiver::exec {
 
 struct KeyLayout {
   std::vector<TypeRef> types;
-  int fixed_width = -1;  // bytes per key (a multiple of 8) when all columns are fixed-width; -1 otherwise
+  int fixed_width =
+      -1;  // bytes per key (a multiple of 8) when all columns are fixed-width; -1 otherwise
   std::vector<int> offsets;  // fixed layout: where column c's presence byte is
   explicit KeyLayout(std::vector<TypeRef> key_types);
 };
@@ -34,23 +35,28 @@ struct KeyRows {
   std::vector<uint8_t> data;
   std::vector<uint32_t> offsets;  // variable layout only (n + 1 entries)
   int width = -1;
-  const uint8_t* key(int64_t r) const { return width >= 0 ? data.data() + r * width : data.data() + offsets[r]; }
+  const uint8_t* key(int64_t r) const {
+    return width >= 0 ? data.data() + r * width : data.data() + offsets[r];
+  }
   uint32_t size(int64_t r) const {
     return width >= 0 ? static_cast<uint32_t>(width) : offsets[r + 1] - offsets[r];
   }
 };
 
 // Serializes rows of `cols` (typed as `layout`).
-void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, int64_t n, KeyRows* out);
+void SerializeKeys(const KeyLayout& layout, const std::vector<VectorRef>& cols, int64_t n,
+                   KeyRows* out);
 // The row format above for arbitrary columns (variable layout).
 void SerializeRows(const std::vector<VectorRef>& cols, int64_t n, std::vector<uint8_t>* out,
                    std::vector<uint32_t>* offsets);
 // Reads one serialized value of `type` at *p into `builder`, advancing *p.
 // `fixed_layout`: the value comes from SerializeKeys with a fixed width.
-Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder, bool fixed_layout = false);
+Status ReadValue(const DataType& type, const uint8_t** p, ArrayBuilder* builder,
+                 bool fixed_layout = false);
 // Column `c` of `n` fixed-layout keys (key(i) gives key i), as an array.
 Result<ArrayRef> ExtractKeyColumn(const KeyLayout& layout, size_t c, int64_t n,
-                                  const std::function<const uint8_t*(int64_t)>& key, MemoryPool* pool);
+                                  const std::function<const uint8_t*(int64_t)>& key,
+                                  MemoryPool* pool);
 
 // A pure function of the key bytes: 64-bit words through a multiply-mix when
 // the length is a multiple of 8 (fixed layouts), XXH3 otherwise.

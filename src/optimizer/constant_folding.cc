@@ -8,7 +8,7 @@
 // Expressions whose evaluation fails (1/0) are left for execution, where
 // they raise the error only if actually evaluated.
 #include "common/calendar.h"
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 #include "optimizer/optimizer.h"
 
 namespace quiver::optimizer {

@@ -1,6 +1,6 @@
 #include "execution/operators/physical_filter.h"
 
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 
 namespace quiver::exec {
 namespace {
@@ -8,17 +8,18 @@ namespace {
 struct FilterState : OperatorState {
   ExpressionExecutor executor;
   std::vector<uint32_t> positions;
-  FilterState(ExecutionContext* ctx, const plan::Expression* e) : executor(ctx, e) {}
+  FilterState(MemoryPool* pool, const plan::Expression* e) : executor(pool, e) {}
 };
 
 }  // namespace
 
-Result<std::unique_ptr<OperatorState>> PhysicalFilter::GetOperatorState(ExecutionContext& ctx) const {
-  return std::unique_ptr<OperatorState>(new FilterState(&ctx, predicate_.get()));
+Result<std::unique_ptr<OperatorState>> PhysicalFilter::GetOperatorState(
+    ExecutionContext& ctx) const {
+  return std::unique_ptr<OperatorState>(new FilterState(ctx.pool(), predicate_.get()));
 }
 
-Result<OperatorResult> PhysicalFilter::Execute(ExecutionContext& ctx, DataChunk& input, DataChunk* out,
-                                               OperatorState& state) const {
+Result<OperatorResult> PhysicalFilter::Execute(ExecutionContext& ctx, DataChunk& input,
+                                               DataChunk* out, OperatorState& state) const {
   auto& s = static_cast<FilterState&>(state);
   s.positions.resize(static_cast<size_t>(input.num_rows));
   QUIVER_ASSIGN_OR_RAISE(int64_t k, s.executor.Select(input, s.positions.data()));

@@ -14,38 +14,32 @@
 
 #include <vector>
 
+#include "execution/aggregate_spec.h"
 #include "execution/physical_operator.h"
-#include "functions/function.h"
 
 namespace quiver::exec {
 
-struct AggregateSpec {
-  const AggregateFunction* function = nullptr;
-  std::vector<int> args;  // input columns
-  std::vector<TypeRef> arg_types;
-  bool distinct = false;
-  int filter = -1;        // input column of a FILTER (WHERE ...) predicate, or -1
-  TypeRef type;           // result type
-  std::string name;
-};
-
 class PhysicalHashAggregate final : public PhysicalOperator {
  public:
-  PhysicalHashAggregate(std::vector<TypeRef> types, std::vector<int> groups, std::vector<AggregateSpec> aggregates);
+  PhysicalHashAggregate(std::vector<TypeRef> types, std::vector<int> groups,
+                        std::vector<AggregateSpec> aggregates);
   // The sink state points into aggregates_: free it while they still exist.
   ~PhysicalHashAggregate() override { sink_state.reset(); }
 
   bool IsSink() const override { return true; }
   Result<std::unique_ptr<GlobalSinkState>> GetGlobalSinkState(ExecutionContext& ctx) const override;
-  Result<std::unique_ptr<LocalSinkState>> GetLocalSinkState(ExecutionContext& ctx, GlobalSinkState& gstate,
+  Result<std::unique_ptr<LocalSinkState>> GetLocalSinkState(ExecutionContext& ctx,
+                                                            GlobalSinkState& gstate,
                                                             int input_index) const override;
   Status Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState& gstate,
               LocalSinkState& lstate) const override;
-  Status Combine(ExecutionContext& ctx, GlobalSinkState& gstate, LocalSinkState& lstate) const override;
+  Status Combine(ExecutionContext& ctx, GlobalSinkState& gstate,
+                 LocalSinkState& lstate) const override;
   Status Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const override;
 
   bool IsSource() const override { return true; }
-  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(ExecutionContext& ctx) const override;
+  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(
+      ExecutionContext& ctx) const override;
   Result<SourceResult> GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
                                LocalSourceState& lstate) const override;
   std::string ParamsToString() const override;

@@ -5,7 +5,7 @@
 
 #include "common/memory_pool.h"
 #include "common/thread_pool.h"
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 #include "execution/hash_util.h"
 #include "execution/operators/physical_result_collector.h"
 #include "functions/kernel_util.h"
@@ -175,7 +175,7 @@ Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::GetOperatorState(
     ExecutionContext& ctx) const {
   auto s = std::make_unique<ProbeState>();
   if (spec_.residual)
-    s->residual = std::make_unique<ExpressionExecutor>(&ctx, spec_.residual.get());
+    s->residual = std::make_unique<ExpressionExecutor>(ctx.pool(), spec_.residual.get());
   return std::unique_ptr<OperatorState>(std::move(s));
 }
 

@@ -1,6 +1,6 @@
 #include "execution/operators/physical_nested_loop_join.h"
 
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 #include "execution/operators/physical_result_collector.h"
 #include "functions/kernel_util.h"
 
@@ -45,8 +45,8 @@ Status PhysicalNestedLoopJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& 
 Result<std::unique_ptr<OperatorState>> PhysicalNestedLoopJoin::GetOperatorState(
     ExecutionContext& ctx) const {
   auto s = std::make_unique<NljState>();
-  if (must_) s->must = std::make_unique<ExpressionExecutor>(&ctx, must_.get());
-  if (mark_condition_) s->mark = std::make_unique<ExpressionExecutor>(&ctx, mark_condition_.get());
+  if (must_) s->must = std::make_unique<ExpressionExecutor>(ctx.pool(), must_.get());
+  if (mark_condition_) s->mark = std::make_unique<ExpressionExecutor>(ctx.pool(), mark_condition_.get());
   return std::unique_ptr<OperatorState>(std::move(s));
 }
 

@@ -1,6 +1,6 @@
 // Literal rows: kValues (VALUES lists, evaluated once here), kDummyScan (one
 // row of no columns: SELECT without FROM) and kEmpty (no rows).
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 #include "execution/operators/physical_values.h"
 #include "execution/physical_plan/plan_generator_internal.h"
 #include "functions/cast.h"

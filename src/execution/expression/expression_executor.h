@@ -10,13 +10,19 @@
 // through a composed selection. Functions produce dense arrays.
 //
 // Thread-safety: one executor per thread (it keeps scratch space).
+//
+// Its own library (quiver_expression), beside the physical operators rather
+// than among them: the optimizer folds constants with it (EvaluateConstant),
+// so folding and execution share one set of kernels, without the optimizer
+// linking any operator (DataFusion's optimizer likewise depends on its
+// physical-expr crate only).
 #pragma once
 
 #include <memory>
 #include <unordered_set>
 #include <vector>
 
-#include "execution/execution_context.h"
+#include "common/memory_pool.h"
 #include "planner/expression.h"
 #include "vector/data_chunk.h"
 
@@ -32,7 +38,8 @@ struct EvalResult {
 
 class ExpressionExecutor {
  public:
-  ExpressionExecutor(ExecutionContext* ctx, const plan::Expression* expr);
+  // Results are allocated from `pool` (the query's; null: the default pool).
+  ExpressionExecutor(MemoryPool* pool, const plan::Expression* expr);
   ~ExpressionExecutor();
 
   // Evaluates over all rows of `chunk`.
@@ -48,7 +55,7 @@ class ExpressionExecutor {
   struct Node;
 
  private:
-  ExecutionContext* ctx_;
+  MemoryPool* pool_;
   const plan::Expression* expr_;
   std::unique_ptr<Node> root_;
 };

@@ -1,5 +1,5 @@
 // Expression evaluation (see expression_executor.h).
-#include "execution/expression_executor.h"
+#include "execution/expression/expression_executor.h"
 
 #include <algorithm>
 #include <cstring>
@@ -66,7 +66,8 @@ Status Prepare(Node* node, const Expression* e) {
       const TypeRef& t = e->children[0]->return_type;
       for (size_t i = 1; i < e->children.size(); ++i) {
         const Expression& item = *e->children[i];
-        if (item.type != ExprType::kConstant) return Status::Invalid("IN list item is not constant");
+        if (item.type != ExprType::kConstant)
+          return Status::Invalid("IN list item is not constant");
         const Value& v = item.value;
         if (v.is_null()) {
           node->in_has_null = true;
@@ -118,9 +119,9 @@ Status Prepare(Node* node, const Expression* e) {
 
 class Evaluator {
  public:
-  Evaluator(ExecutionContext* ctx, const DataChunk& chunk) : ctx_(ctx), chunk_(chunk) {}
+  Evaluator(MemoryPool* pool, const DataChunk& chunk) : pool_(pool), chunk_(chunk) {}
 
-  MemoryPool* pool() { return ctx_ ? ctx_->pool() : DefaultMemoryPool(); }
+  MemoryPool* pool() { return pool_; }
 
   // Value of `node` for rows (absolute; null = all n rows of the chunk).
   Result<EvalResult> Eval(Node* node, const uint32_t* rows, int64_t n);
@@ -172,7 +173,7 @@ class Evaluator {
     return out;
   }
 
-  ExecutionContext* ctx_;
+  MemoryPool* pool_;
   const DataChunk& chunk_;
 };
 
@@ -217,7 +218,8 @@ Result<EvalResult> Evaluator::Eval(Node* node, const uint32_t* rows, int64_t n) 
       }
       for (auto& a : args) refs.push_back(a.ref);
       KernelContext kctx{pool()};
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef out, e.function.function->kernel(kctx, refs, n, e.return_type));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef out,
+                             e.function.function->kernel(kctx, refs, n, e.return_type));
       return Owned(std::move(out));
     }
     case ExprType::kCast: {
@@ -271,8 +273,8 @@ Result<EvalResult> Evaluator::EvalAndOr(Node* node, const uint32_t* rows, int64_
     const bool all = static_cast<int64_t>(pending.size()) == n;
     std::vector<uint32_t> abs;
     if (!all) abs = ToAbsolute(rows, pending);
-    QUIVER_ASSIGN_OR_RAISE(EvalResult r, Eval(c.get(), all ? rows : abs.data(),
-                                              static_cast<int64_t>(pending.size())));
+    QUIVER_ASSIGN_OR_RAISE(
+        EvalResult r, Eval(c.get(), all ? rows : abs.data(), static_cast<int64_t>(pending.size())));
     BoolAccess get(r.ref);
     ValidAccess valid(r.ref);
     std::vector<uint32_t> next;
@@ -301,8 +303,8 @@ Result<EvalResult> Evaluator::EvalAndOr(Node* node, const uint32_t* rows, int64_
     bit_util::SetBit(validity->mutable_data(), i);
     if (s == 1) bit_util::SetBit(bits->mutable_data(), i);
   }
-  return Owned(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits},
-                               nulls));
+  return Owned(ArrayData::Make(boolean(), n,
+                               {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
 }
 
 Result<ArrayRef> Evaluator::Assemble(const TypeRef& type, int64_t n, std::vector<Piece>& pieces) {
@@ -350,7 +352,8 @@ Result<ArrayRef> Evaluator::Assemble(const TypeRef& type, int64_t n, std::vector
       }
     }
     const int64_t nulls = n - valid_count;
-    return ArrayData::Make(type, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls);
+    return ArrayData::Make(type, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits},
+                           nulls);
   }
   const int width = type->byte_width_of_values();
   QUIVER_ASSIGN_OR_RAISE(auto values, kernels::AllocateValues(n, width, pool()));
@@ -362,14 +365,15 @@ Result<ArrayRef> Evaluator::Assemble(const TypeRef& type, int64_t n, std::vector
     const uint8_t* src = ref.array->GetRaw<uint8_t>(1) + ref.array->offset * width;
     for (size_t j = 0; j < p.positions.size(); ++j) {
       if (!valid(static_cast<int64_t>(j))) continue;
-      std::memcpy(dst + static_cast<int64_t>(p.positions[j]) * width, src + ref.index(static_cast<int64_t>(j)) * width,
-                  static_cast<size_t>(width));
+      std::memcpy(dst + static_cast<int64_t>(p.positions[j]) * width,
+                  src + ref.index(static_cast<int64_t>(j)) * width, static_cast<size_t>(width));
       bit_util::SetBit(vbits, p.positions[j]);
       ++valid_count;
     }
   }
   const int64_t nulls = n - valid_count;
-  return ArrayData::Make(type, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values}, nulls);
+  return ArrayData::Make(type, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
+                         nulls);
 }
 
 Result<EvalResult> Evaluator::EvalCase(Node* node, const uint32_t* rows, int64_t n) {
@@ -391,8 +395,8 @@ Result<EvalResult> Evaluator::EvalCase(Node* node, const uint32_t* rows, int64_t
     // remaining -= piece.positions (both ascending)
     std::vector<uint32_t> rest;
     rest.reserve(remaining.size());
-    std::set_difference(remaining.begin(), remaining.end(), piece.positions.begin(), piece.positions.end(),
-                        std::back_inserter(rest));
+    std::set_difference(remaining.begin(), remaining.end(), piece.positions.begin(),
+                        piece.positions.end(), std::back_inserter(rest));
     remaining.swap(rest);
     pieces.push_back(std::move(piece));
   }
@@ -437,7 +441,9 @@ Result<EvalResult> Evaluator::EvalCoalesce(Node* node, const uint32_t* rows, int
       if (local.size() == remaining.size()) {
         piece.value = std::move(r);
       } else {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef full, kernels::Materialize(r.ref, static_cast<int64_t>(remaining.size()), pool()));
+        QUIVER_ASSIGN_OR_RAISE(
+            ArrayRef full,
+            kernels::Materialize(r.ref, static_cast<int64_t>(remaining.size()), pool()));
         auto sel = std::make_shared<std::vector<uint32_t>>(std::move(local));
         piece.value.owned = full;
         piece.value.sel = sel;
@@ -505,8 +511,8 @@ Result<EvalResult> Evaluator::EvalIn(Node* node, const uint32_t* rows, int64_t n
       if (e.negated) bit_util::SetBit(bits->mutable_data(), i);
     }
   }
-  return Owned(ArrayData::Make(boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits},
-                               nulls));
+  return Owned(ArrayData::Make(boolean(), n,
+                               {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
 }
 
 Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, uint32_t* out) {
@@ -539,11 +545,13 @@ Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, u
       for (int64_t i = 0; i < n; ++i) remaining[static_cast<size_t>(i)] = Abs(rows, i);
       for (auto& c : node->children) {
         if (remaining.empty()) break;
-        QUIVER_ASSIGN_OR_RAISE(int64_t k, Select(c.get(), remaining.data(),
-                                                 static_cast<int64_t>(remaining.size()), tmp.data()));
+        QUIVER_ASSIGN_OR_RAISE(
+            int64_t k,
+            Select(c.get(), remaining.data(), static_cast<int64_t>(remaining.size()), tmp.data()));
         if (k == 0) continue;
         std::vector<uint32_t> merged, rest;
-        std::merge(selected.begin(), selected.end(), tmp.begin(), tmp.begin() + k, std::back_inserter(merged));
+        std::merge(selected.begin(), selected.end(), tmp.begin(), tmp.begin() + k,
+                   std::back_inserter(merged));
         std::set_difference(remaining.begin(), remaining.end(), tmp.begin(), tmp.begin() + k,
                             std::back_inserter(rest));
         selected.swap(merged);
@@ -600,8 +608,8 @@ Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, u
 
 }  // namespace
 
-ExpressionExecutor::ExpressionExecutor(ExecutionContext* ctx, const plan::Expression* expr)
-    : ctx_(ctx), expr_(expr) {}
+ExpressionExecutor::ExpressionExecutor(MemoryPool* pool, const plan::Expression* expr)
+    : pool_(pool != nullptr ? pool : DefaultMemoryPool()), expr_(expr) {}
 
 ExpressionExecutor::~ExpressionExecutor() = default;
 
@@ -610,17 +618,14 @@ Result<EvalResult> ExpressionExecutor::Execute(const DataChunk& chunk) {
     root_ = std::make_unique<Node>();
     QUIVER_RETURN_NOT_OK(Prepare(root_.get(), expr_));
   }
-  Evaluator ev(ctx_, chunk);
+  Evaluator ev(pool_, chunk);
   return ev.Eval(root_.get(), nullptr, chunk.num_rows);
 }
 
 Result<ArrayRef> ExpressionExecutor::ExecuteToArray(const DataChunk& chunk) {
   QUIVER_ASSIGN_OR_RAISE(EvalResult r, Execute(chunk));
-  if (r.ref.constant) {
-    // Constants expand to the chunk's length.
-    return kernels::Materialize(r.ref, chunk.num_rows, ctx_ ? ctx_->pool() : DefaultMemoryPool());
-  }
-  return kernels::Materialize(r.ref, chunk.num_rows, ctx_ ? ctx_->pool() : DefaultMemoryPool());
+  // Constants expand to the chunk's length.
+  return kernels::Materialize(r.ref, chunk.num_rows, pool_);
 }
 
 Result<int64_t> ExpressionExecutor::Select(const DataChunk& chunk, uint32_t* out) {
@@ -628,7 +633,7 @@ Result<int64_t> ExpressionExecutor::Select(const DataChunk& chunk, uint32_t* out
     root_ = std::make_unique<Node>();
     QUIVER_RETURN_NOT_OK(Prepare(root_.get(), expr_));
   }
-  Evaluator ev(ctx_, chunk);
+  Evaluator ev(pool_, chunk);
   return ev.Select(root_.get(), nullptr, chunk.num_rows, out);
 }
 
