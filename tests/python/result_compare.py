@@ -33,7 +33,9 @@ import math
 from dataclasses import dataclass
 
 import duckdb
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 FLOAT_REL_TOL = 1e-9
 
@@ -113,25 +115,6 @@ def same_value(x, y, mode, quiver_type=None):
         unit = decimal.Decimal(1).scaleb(-quiver_type.scale)
         return abs(x - decimal.Decimal(y)) <= unit + decimal.Decimal(4 * math.ulp(y))
     raise ValueError(mode)
-
-
-def _sort_key(row, modes):
-    key = []
-    for v, m in zip(row, modes):
-        if v is None:
-            key.append((1, ""))
-        elif m == "float" or isinstance(v, float):
-            f = _float_key(v)
-            key.append((0, "nan" if f == "nan" else f"{f:.9e}"))
-        elif m == "decimal_vs_double":
-            key.append((0, f"{float(v):.9e}"))
-        else:
-            key.append((0, repr(v)))
-    return key
-
-
-def _rows(table):
-    return list(zip(*[c.to_pylist() for c in table.columns])) if table.num_columns else []
 
 
 # --- order from the parsed query --------------------------------------------------------
@@ -232,54 +215,143 @@ def order_spec(sql, names):
 
 
 # --- the comparison ---------------------------------------------------------------------
+#
+# Vectorized (pyarrow / numpy): results of a few hundred thousand rows are
+# compared many times over in test_differential.py. Rows are aligned by
+# sorting both results on all columns (within each ORDER BY run), exact
+# columns first, so that a float's last bits cannot misalign two rows.
 
-def _runs(rows, keys):
-    out = []
-    for r in rows:
-        k = tuple(_float_key(r[i]) if isinstance(r[i], float) else r[i] for i in keys)
-        if out and out[-1][0] == k:
-            out[-1][1].append(r)
-        else:
-            out.append((k, [r]))
-    return out
-
-
-def _same_rows(a, b, modes, types, label, where):
-    a = sorted(a, key=lambda r: _sort_key(r, modes))
-    b = sorted(b, key=lambda r: _sort_key(r, modes))
-    for i, (ra, rb) in enumerate(zip(a, b)):
-        for j, (x, y) in enumerate(zip(ra, rb)):
-            assert same_value(x, y, modes[j], types[j]), (
-                f"{label}: {where}, row {i} column {j}: Quiver {x!r}, DuckDB {y!r}\n"
-                f"  Quiver row {ra!r}\n  DuckDB row {rb!r}")
+def _common(a, b, mode):
+    """Quiver's column a and the peer's b as arrays of one type, for sorting and comparing."""
+    a, b = a.combine_chunks(), b.combine_chunks()
+    if mode == "float":  # -0.0 + 0.0 is 0.0: one value, as in both engines
+        return pc.add(a.cast(pa.float64()), 0.0), pc.add(b.cast(pa.float64()), 0.0)
+    if mode == "decimal_vs_double":
+        return a.cast(pa.float64()), b
+    if a.type != b.type:  # the integral equivalences (scale 0 on the decimal side)
+        return a.cast(pa.decimal128(38, 0)), b.cast(pa.decimal128(38, 0))
+    return a, b
 
 
-def assert_same_result(ours: pa.Table, theirs: pa.Table, sql: str, label: str):
-    """Quiver's result `ours` equals DuckDB's `theirs` for query `sql` (see the module doc)."""
+def _float_equal(a, b, tolerance):
+    na, nb = a.is_null().to_numpy(zero_copy_only=False), b.is_null().to_numpy(zero_copy_only=False)
+    va, vb = a.fill_null(0.0).to_numpy(zero_copy_only=False), b.fill_null(0.0).to_numpy(zero_copy_only=False)
+    with np.errstate(invalid="ignore"):
+        same = (va == vb) | (np.isnan(va) & np.isnan(vb))
+        if tolerance:
+            same |= np.isclose(va, vb, rtol=FLOAT_REL_TOL, atol=0.0)
+    return (na & nb) | (~na & ~nb & same)
+
+
+def _equal(a, b, mode, tolerance=True):
+    """Row-wise equality of two common-typed arrays (NULL equals NULL) as a numpy mask."""
+    if pa.types.is_floating(a.type):
+        return _float_equal(a, b, tolerance and mode != "exact")
+    na, nb = a.is_null().to_numpy(zero_copy_only=False), b.is_null().to_numpy(zero_copy_only=False)
+    eq = pc.equal(a, b).fill_null(False).to_numpy(zero_copy_only=False)
+    return (na & nb) | eq
+
+
+def _run_ids(cols, keys, n):
+    """Run number of each row: a run is a stretch of rows with equal ORDER BY keys."""
+    change = np.zeros(n, dtype=bool)
+    if n:
+        change[0] = True
+    for k in keys:
+        if n > 1:
+            change[1:] |= ~_equal(cols[k].slice(1), cols[k].slice(0, n - 1), "exact", tolerance=False)
+    return np.cumsum(change) - 1
+
+
+def _row(table, i):
+    return tuple(c[i].as_py() for c in table.columns)
+
+
+def _sortable(t):
+    return not (pa.types.is_nested(t) or pa.types.is_dictionary(t) or pa.types.is_null(t))
+
+
+def assert_same_result(ours: pa.Table, theirs: pa.Table, sql: str, label: str, same_engine=False):
+    """Quiver's result `ours` equals DuckDB's `theirs` for query `sql` (see the module doc).
+
+    same_engine=True compares two Quiver results (another plan, another
+    thread count): names and types must then be identical, no equivalences.
+    """
+    peer = "the other Quiver run" if same_engine else "DuckDB"
     assert ours.num_columns == theirs.num_columns, (
-        f"{label}: {ours.num_columns} columns, DuckDB {theirs.num_columns}\n{ours.schema}\n{theirs.schema}")
-    modes, types = [], []
+        f"{label}: {ours.num_columns} columns, {peer} {theirs.num_columns}\n{ours.schema}\n{theirs.schema}")
+    if same_engine:
+        assert ours.schema.remove_metadata() == theirs.schema.remove_metadata(), (
+            f"{label}: schema\n{ours.schema}\n{peer}:\n{theirs.schema}")
+    modes = []
     for j, (fo, ft) in enumerate(zip(ours.schema, theirs.schema)):
         mode = value_mode(fo.type, ft.type)
         assert mode is not None, (
             f"{label}: column {j} ({fo.name}) is {fo.type} in Quiver, {ft.type} in DuckDB "
             f"(not an equivalence listed in result_compare.TYPE_EQUIVALENCES)")
+        assert _sortable(fo.type), f"{label}: column {j} ({fo.name}): {fo.type} cannot be compared here yet"
         modes.append(mode)
-        types.append(fo.type)
-    a, b = _rows(ours), _rows(theirs)
-    assert len(a) == len(b), f"{label}: {len(a)} rows, DuckDB {len(b)}"
+    n = ours.num_rows
+    assert n == theirs.num_rows, f"{label}: {n} rows, {peer} {theirs.num_rows}"
     spec = order_spec(sql, theirs.column_names)
-    if spec is None:
-        _same_rows(a, b, modes, types, label, "rows as a multiset")
+    if ours.num_columns == 0:
         return
-    runs_a, runs_b = _runs(a, spec.keys), _runs(b, spec.keys)
-    for n, ((ka, ra), (kb, rb)) in enumerate(zip(runs_a, runs_b)):
-        assert all(same_value(x, y, modes[i], types[i]) for x, y, i in zip(ka, kb, spec.keys)), (
-            f"{label}: ORDER BY run {n} (row {sum(len(r) for _, r in runs_a[:n])}): "
-            f"Quiver keys {ka!r}, DuckDB {kb!r}")
-        assert len(ra) == len(rb), f"{label}: ORDER BY run {n} with keys {kb!r}: {len(ra)} rows, DuckDB {len(rb)}"
-        cut = (spec.limit and n == len(runs_b) - 1) or (spec.offset and n == 0)
-        if not cut:  # a run LIMIT / OFFSET may cut anywhere among its ties
-            _same_rows(ra, rb, modes, types, label, f"ORDER BY run {n} with keys {kb!r}")
-    assert len(runs_a) == len(runs_b), (
-        f"{label}: {len(runs_a)} distinct ORDER BY keys in order, DuckDB {len(runs_b)}")
+    common = [_common(ours.column(j), theirs.column(j), m) for j, m in enumerate(modes)]
+    ca, cb = [c[0] for c in common], [c[1] for c in common]
+    keys = spec.keys if spec else []
+    runs_a, runs_b = _run_ids(ca, keys, n), _run_ids(cb, keys, n)
+    num_runs = int(runs_b[-1]) + 1 if n else 0
+
+    if spec is not None and n:
+        # The same sequence of ORDER BY keys, each run as long.
+        starts_a = np.flatnonzero(np.diff(runs_a, prepend=-1))
+        starts_b = np.flatnonzero(np.diff(runs_b, prepend=-1))
+        for r in range(min(len(starts_a), len(starts_b))):
+            ia, ib = int(starts_a[r]), int(starts_b[r])
+            same = all(_equal(ca[k].slice(ia, 1), cb[k].slice(ib, 1), modes[k])[0] for k in keys)
+            assert same, (f"{label}: ORDER BY run {r} (row {ib}): Quiver keys "
+                          f"{[ours.column(k)[ia].as_py() for k in keys]!r}, {peer} "
+                          f"{[theirs.column(k)[ib].as_py() for k in keys]!r}")
+            len_a = (int(starts_a[r + 1]) if r + 1 < len(starts_a) else n) - ia
+            len_b = (int(starts_b[r + 1]) if r + 1 < len(starts_b) else n) - ib
+            assert len_a == len_b, (f"{label}: ORDER BY run {r} with keys "
+                                    f"{[theirs.column(k)[ib].as_py() for k in keys]!r}: {len_a} rows, "
+                                    f"{peer} {len_b}")
+        assert len(starts_a) == len(starts_b), (
+            f"{label}: {len(starts_a)} distinct ORDER BY keys in order, {peer} {len(starts_b)}")
+
+    # Rows as multisets within each run, except a run LIMIT / OFFSET may cut
+    # anywhere among its ties (compared above by key and length only).
+    keep = np.ones(n, dtype=bool)
+    if spec is not None and n:
+        if spec.limit:
+            keep &= runs_b != num_runs - 1
+        if spec.offset:
+            keep &= runs_b != 0
+    # Exact columns first, so that float rounding cannot misalign rows.
+    order = sorted(range(len(modes)), key=lambda j: modes[j] != "exact")
+
+    def aligned(cols, runs, table):
+        t = pa.table({"run": pa.array(runs, pa.int64()), **{f"c{j}": cols[j] for j in range(len(cols))}})
+        t = t.filter(pa.array(keep))
+        idx = pc.sort_indices(t, sort_keys=[("run", "ascending", "at_end")] +
+                              [(f"c{j}", "ascending", "at_end") for j in order])
+        original = table.filter(pa.array(keep)).take(idx)
+        return [t.column(f"c{j}").take(idx).combine_chunks() for j in range(len(cols))], original
+
+    sa, oa = aligned(ca, runs_a, ours)
+    sb, ob = aligned(cb, runs_b, theirs)
+    for j, mode in enumerate(modes):
+        if mode == "decimal_vs_double":  # exactly, in Python (only in small results)
+            qtype = ours.schema.field(j).type
+            bad = [i for i, (x, y) in enumerate(zip(oa.column(j).to_pylist(), ob.column(j).to_pylist()))
+                   if not same_value(x, y, mode, qtype)]
+        else:
+            bad = np.flatnonzero(~_equal(sa[j], sb[j], mode)).tolist()
+        if bad:
+            i = bad[0]
+            where = "rows as a multiset" if spec is None else "rows within ORDER BY runs"
+            raise AssertionError(
+                f"{label}: {where}, row {i} of {oa.num_rows} (sorted), column {j} ({ours.column_names[j]}): "
+                f"Quiver {oa.column(j)[i].as_py()!r}, {peer} {ob.column(j)[i].as_py()!r} ({len(bad)} such rows)\n"
+                f"  Quiver row {_row(oa, i)!r}\n  {peer} row {_row(ob, i)!r}")

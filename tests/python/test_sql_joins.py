@@ -25,10 +25,10 @@ def write_arrow(path, table):
         w.write_table(table, max_chunksize=50_000)
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
+def write_tables(d):
+    """Writes small.arrow and big.arrow into directory d; returns the Quiver
+    prelude (views over them) and a DuckDB connection with the same tables."""
     rnd = random.Random(7)
-    d = tmp_path_factory.mktemp("joins")
     # small: 2,000 rows; keys spread over [0, 10^7) (sparse: no dense bitmap), some NULL
     small_k = [None if i % 97 == 0 else rnd.randrange(0, 10_000_000) for i in range(2000)]
     small = pa.table({
@@ -63,6 +63,11 @@ def data(tmp_path_factory):
     prelude = (f"CREATE VIEW small AS SELECT * FROM read_arrow('{d}/small.arrow');"
                f"CREATE VIEW big AS SELECT * FROM read_arrow('{d}/big.arrow');")
     return prelude, con
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    return write_tables(tmp_path_factory.mktemp("joins"))
 
 
 def explain(quiver_bin, prelude, sql):
