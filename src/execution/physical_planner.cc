@@ -18,13 +18,14 @@ Result<ExprPtr> BindToPositions(const Expression& expr, const std::vector<Column
   ExprPtr out = expr.Copy();
   Status st;
   plan::VisitExpression(&out, [&](ExprPtr* e) {
-    if ((*e)->type != ExprType::kColumnRef) return;
-    if ((*e)->depth != 0) {
+    const auto* ref = (*e)->TryAs<plan::ColumnRefExpression>();
+    if (ref == nullptr) return;
+    if (ref->depth != 0) {
       st = Status::UnknownError("internal error: correlated reference {} left in a physical plan",
                                 (*e)->ToString());
       return;
     }
-    const int idx = plan::FindBinding(input, (*e)->binding);
+    const int idx = plan::FindBinding(input, ref->binding);
     if (idx < 0) {
       st = Status::UnknownError("internal error: column {} not found in the operator's input",
                                 (*e)->ToString());
@@ -116,8 +117,8 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::EnsureColumns(
   std::vector<const Expression*> extra;
   const int width = static_cast<int>(child->types().size());
   for (const Expression* e : exprs) {
-    if (e->type == ExprType::kColumnRef && e->depth == 0) {
-      const int idx = plan::FindBinding(child_bindings, e->binding);
+    if (const auto* ref = plan::LocalColumnRef(*e)) {
+      const int idx = plan::FindBinding(child_bindings, ref->binding);
       if (idx >= 0) {
         positions->push_back(idx);
         continue;

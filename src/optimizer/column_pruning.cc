@@ -27,16 +27,16 @@ using Renames = std::map<ColumnBinding, ColumnBinding>;
 
 void AddRefs(const Expression& e, Required* req) {
   plan::VisitExpression(e, [&](const Expression& x) {
-    if (x.type == ExprType::kColumnRef && x.depth == 0) req->insert(x.binding);
+    if (const auto* ref = plan::LocalColumnRef(x)) req->insert(ref->binding);
   });
 }
 
 void Rename(ExprPtr* e, const Renames& map) {
   if (map.empty()) return;
   plan::VisitExpression(e, [&](ExprPtr* x) {
-    if ((*x)->type == ExprType::kColumnRef && (*x)->depth == 0) {
-      auto it = map.find((*x)->binding);
-      if (it != map.end()) (*x)->binding = it->second;
+    if (auto* ref = plan::LocalColumnRef(**x)) {
+      auto it = map.find(ref->binding);
+      if (it != map.end()) ref->binding = it->second;
     }
   });
 }
@@ -148,7 +148,8 @@ Renames Prune(LogicalOperator* op, const Required& required) {
   // Filters, joins, orders, limits: pass through, plus their own references.
   Required req = required;
   AddAllRefs(*op, &req);
-  if (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kMark) req.insert({op->mark_index, 0});
+  if (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kMark)
+    req.insert({op->mark_index, 0});
   Renames all;
   for (auto& c : op->children) {
     Renames below = Prune(c.get(), req);

@@ -23,11 +23,15 @@ using plan::LogicalOpType;
 namespace {
 
 bool IsBool(const Expression& e, bool v) {
-  return e.type == ExprType::kConstant && !e.value.is_null() && e.value.type()->id == TypeId::kBool &&
-         e.value.boolean() == v;
+  const auto* c = e.TryAs<plan::ConstantExpression>();
+  return c != nullptr && !c->value.is_null() && c->value.type()->id == TypeId::kBool &&
+         c->value.boolean() == v;
 }
 
-bool IsNullConstant(const Expression& e) { return e.type == ExprType::kConstant && e.value.is_null(); }
+bool IsNullConstant(const Expression& e) {
+  const auto* c = e.TryAs<plan::ConstantExpression>();
+  return c != nullptr && c->value.is_null();
+}
 
 bool IsComparison(const std::string& op) {
   return op == "=" || op == "<" || op == "<=" || op == ">" || op == ">=";
@@ -45,8 +49,8 @@ std::string FlipComparison(const std::string& op) {
 // nothing to do.
 void UnwrapDateCast(ExprPtr* e) {
   Expression& x = **e;
-  if (x.type != ExprType::kFunction || x.children.size() != 2 || x.function.function == nullptr) return;
-  std::string op = x.function.function->name;
+  if (x.type != ExprType::kFunction || x.children.size() != 2) return;
+  std::string op = x.As<plan::FunctionExpression>().name();
   if (!IsComparison(op)) return;
   size_t cast_side = 0;
   if (x.children[0]->type != ExprType::kCast) {
@@ -54,8 +58,10 @@ void UnwrapDateCast(ExprPtr* e) {
     op = FlipComparison(op);
   }
   const Expression& cast = *x.children[cast_side];
-  const Expression& constant = *x.children[1 - cast_side];
-  if (cast.type != ExprType::kCast || constant.type != ExprType::kConstant || constant.value.is_null()) return;
+  if (cast.type != ExprType::kCast || x.children[1 - cast_side]->type != ExprType::kConstant)
+    return;
+  const auto& constant = x.children[1 - cast_side]->As<plan::ConstantExpression>();
+  if (constant.value.is_null()) return;
   const DataType& to = *cast.return_type;
   const DataType& from = *cast.children[0]->return_type;
   if (from.id != TypeId::kDate32 || to.id != TypeId::kTimestamp || !to.timezone.empty() ||
@@ -83,7 +89,7 @@ void UnwrapDateCast(ExprPtr* e) {
 
 void Fold(ExprPtr* e) {
   for (auto& c : (*e)->children) Fold(&c);
-  if ((*e)->filter) Fold(&(*e)->filter);
+  if (auto* agg = (*e)->TryAs<plan::AggregateExpression>(); agg && agg->filter) Fold(&agg->filter);
   Expression& x = **e;
   if (x.type == ExprType::kAnd || x.type == ExprType::kOr) {
     const bool is_and = x.type == ExprType::kAnd;

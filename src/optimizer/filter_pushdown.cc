@@ -53,9 +53,9 @@ LogicalOpPtr WrapFilter(LogicalOpPtr op, std::vector<ExprPtr> filters) {
 bool InlineProjection(ExprPtr* e, const LogicalOperator& proj) {
   bool ok = true;
   plan::VisitExpression(e, [&](ExprPtr* x) {
-    if ((*x)->type == ExprType::kColumnRef && (*x)->depth == 0 &&
-        (*x)->binding.table == proj.table_index) {
-      const Expression& def = *proj.expressions[static_cast<size_t>((*x)->binding.column)];
+    const auto* ref = plan::LocalColumnRef(**x);
+    if (ref != nullptr && ref->binding.table == proj.table_index) {
+      const Expression& def = *proj.expressions[static_cast<size_t>(ref->binding.column)];
       if (HasVolatileOrSubquery(def)) {
         ok = false;
         return;
@@ -69,10 +69,11 @@ bool InlineProjection(ExprPtr* e, const LogicalOperator& proj) {
 bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
   bool ok = true;
   plan::VisitExpression(e, [&](ExprPtr* x) {
-    if ((*x)->type != ExprType::kColumnRef || (*x)->depth != 0) return;
-    if ((*x)->binding.table == agg.group_index) {
-      *x = agg.groups[static_cast<size_t>((*x)->binding.column)]->Copy();
-    } else if ((*x)->binding.table == agg.aggregate_index) {
+    const auto* ref = plan::LocalColumnRef(**x);
+    if (ref == nullptr) return;
+    if (ref->binding.table == agg.group_index) {
+      *x = agg.groups[static_cast<size_t>(ref->binding.column)]->Copy();
+    } else if (ref->binding.table == agg.aggregate_index) {
       ok = false;
     }
   });
@@ -83,24 +84,25 @@ bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
 void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& filters) {
   const auto bindings = get->GetColumnBindings();
   auto column_of = [&](const Expression& e) -> int {
-    if (e.type != ExprType::kColumnRef || e.depth != 0 || e.binding.table != get->table_index)
-      return -1;
-    return e.binding.column;
+    const auto* ref = plan::LocalColumnRef(e);
+    if (ref == nullptr || ref->binding.table != get->table_index) return -1;
+    return ref->binding.column;
   };
   for (const auto& f : filters) {
     const Expression& e = *f;
     ScanPredicate p;
-    if (e.type == ExprType::kFunction && e.children.size() == 2 && e.function.function) {
-      const std::string& op = e.function.function->name;
+    if (e.type == ExprType::kFunction && e.children.size() == 2) {
+      const std::string& op = e.As<plan::FunctionExpression>().name();
       int col = column_of(*e.children[0]);
-      const Expression* constant = e.children[1].get();
+      const Expression* other = e.children[1].get();
       bool flipped = false;
       if (col < 0) {
         col = column_of(*e.children[1]);
-        constant = e.children[0].get();
+        other = e.children[0].get();
         flipped = true;
       }
-      if (col < 0 || constant->type != ExprType::kConstant || constant->value.is_null()) continue;
+      const auto* constant = other->TryAs<plan::ConstantExpression>();
+      if (col < 0 || constant == nullptr || constant->value.is_null()) continue;
       // The constant must have the column's type (no cast in between).
       if (!constant->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) continue;
       if (op == "=") {
@@ -123,16 +125,17 @@ void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& fil
       if (col < 0) continue;
       p.column = col;
       p.op = e.type == ExprType::kIsNull ? ScanPredicate::kIsNull : ScanPredicate::kIsNotNull;
-    } else if (e.type == ExprType::kIn && !e.negated) {
+    } else if (e.type == ExprType::kIn && !e.As<plan::InExpression>().negated) {
       const int col = column_of(*e.children[0]);
       if (col < 0) continue;
       bool ok = true;
       for (size_t i = 1; i < e.children.size(); ++i) {
-        if (e.children[i]->value.is_null() ||
-            !e.children[i]->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) {
+        const auto* item = e.children[i]->TryAs<plan::ConstantExpression>();
+        if (item == nullptr || item->value.is_null() ||
+            !item->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) {
           ok = false;
         } else {
-          p.values.push_back(e.children[i]->value);
+          p.values.push_back(item->value);
         }
       }
       if (!ok || p.values.empty()) continue;
@@ -188,7 +191,7 @@ void FactorOr(ExprPtr e, std::vector<ExprPtr>* out) {
   for (const auto& b : branches) {
     if (b.empty()) return;
   }
-  auto rest = std::make_unique<Expression>(ExprType::kOr, boolean());
+  auto rest = std::make_unique<plan::OperatorExpression>(ExprType::kOr, boolean());
   for (auto& b : branches) rest->children.push_back(plan::MakeAnd(std::move(b)));
   out->push_back(std::move(rest));
 }
@@ -198,7 +201,7 @@ void FactorOr(ExprPtr e, std::vector<ExprPtr>* out) {
 // (p.a = 1 AND l.b = 2) OR (p.a = 3 AND l.b = 4)  implies  p.a = 1 OR p.a = 3.
 ExprPtr ImpliedFor(const Expression& e, const std::vector<ColumnBinding>& side) {
   if (e.type != ExprType::kOr) return nullptr;
-  auto out = std::make_unique<Expression>(ExprType::kOr, boolean());
+  auto out = std::make_unique<plan::OperatorExpression>(ExprType::kOr, boolean());
   for (const auto& branch : e.children) {
     std::vector<const Expression*> parts;
     if (branch->type == ExprType::kAnd) {

@@ -58,7 +58,7 @@ double Selectivity(const Expression& e) {
     case ExprType::kIsNotNull:
       return 0.95;
     case ExprType::kFunction: {
-      const std::string& n = e.function.function ? e.function.function->name : "";
+      const std::string& n = e.As<plan::FunctionExpression>().name();
       if (n == "=") return 0.1;
       if (n == "<>") return 0.9;
       if (n == "<" || n == "<=" || n == ">" || n == ">=") return 1.0 / 3;
@@ -210,8 +210,8 @@ Status Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predica
 
 bool IsEquiBetween(const Expression& e, const std::vector<ColumnBinding>& a,
                    const std::vector<ColumnBinding>& b) {
-  if (e.type != ExprType::kFunction || !e.function.function || e.children.size() != 2) return false;
-  const std::string& n = e.function.function->name;
+  if (e.type != ExprType::kFunction || e.children.size() != 2) return false;
+  const std::string& n = e.As<plan::FunctionExpression>().name();
   if (n != "=" && n != "is not distinct from") return false;
   return (ReferencesOnly(*e.children[0], a) && ReferencesOnly(*e.children[1], b)) ||
          (ReferencesOnly(*e.children[0], b) && ReferencesOnly(*e.children[1], a));
@@ -227,8 +227,8 @@ std::vector<size_t> RelationsOf(const Expression& e, const std::vector<Relation>
     if (gone[i]) continue;
     bool uses = false;
     plan::VisitExpression(e, [&](const Expression& x) {
-      if (x.type == ExprType::kColumnRef && x.depth == 0 &&
-          plan::FindBinding(rels[i].bindings, x.binding) >= 0) {
+      const auto* ref = plan::LocalColumnRef(x);
+      if (ref != nullptr && plan::FindBinding(rels[i].bindings, ref->binding) >= 0) {
         uses = true;
       }
     });
@@ -250,8 +250,7 @@ void CollapseBranches(std::vector<Relation>& rels, std::vector<Predicate>& preds
       std::vector<size_t> partners;
       bool equi = false;
       for (const auto& p : preds) {
-        if (p.used || p.expr->type != ExprType::kFunction || !p.expr->function.function ||
-            p.expr->function.function->name != "=") {
+        if (p.used || plan::CallOf(*p.expr, "=") == nullptr) {
           continue;
         }
         const std::vector<size_t> r = RelationsOf(*p.expr, rels, gone);

@@ -24,7 +24,7 @@ namespace {
 void CountRefs(const LogicalOperator& op, std::map<ColumnBinding, int>* counts) {
   auto visit = [&](const Expression& e) {
     plan::VisitExpression(e, [&](const Expression& x) {
-      if (x.type == ExprType::kColumnRef && x.depth == 0) (*counts)[x.binding]++;
+      if (const auto* ref = plan::LocalColumnRef(x)) (*counts)[ref->binding]++;
     });
   };
   for (const auto& e : op.expressions) visit(*e);
@@ -51,9 +51,12 @@ void Rewrite(LogicalOpPtr* op, const std::map<ColumnBinding, int>& counts) {
   if (it == counts.end() || it->second != 1) return;
   for (size_t i = 0; i < f.expressions.size(); ++i) {
     const Expression& e = *f.expressions[i];
-    const bool positive = e.type == ExprType::kColumnRef && e.binding == mark;
-    const bool negative = e.type == ExprType::kNot && e.children[0]->type == ExprType::kColumnRef &&
-                          e.children[0]->binding == mark;
+    auto is_mark = [&](const Expression& x) {
+      const auto* ref = x.TryAs<plan::ColumnRefExpression>();
+      return ref != nullptr && ref->binding == mark;
+    };
+    const bool positive = is_mark(e);
+    const bool negative = e.type == ExprType::kNot && is_mark(*e.children[0]);
     if (!positive && !negative) continue;
     if (positive) {
       j.join_type = JoinType::kSemi;

@@ -18,8 +18,8 @@ void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<ColumnBi
 bool ReferencesOnly(const Expression& e, const std::vector<ColumnBinding>& bindings) {
   bool ok = true;
   plan::VisitExpression(e, [&](const Expression& x) {
-    if (x.type == plan::ExprType::kColumnRef && x.depth == 0 &&
-        plan::FindBinding(bindings, x.binding) < 0) {
+    const auto* ref = plan::LocalColumnRef(x);
+    if (ref != nullptr && plan::FindBinding(bindings, ref->binding) < 0) {
       ok = false;
     }
   });
@@ -34,8 +34,8 @@ ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts) {
 void AddJoinPredicate(plan::LogicalOperator* join, ExprPtr p,
                       const std::vector<ColumnBinding>& left,
                       const std::vector<ColumnBinding>& right) {
-  if (p->type == plan::ExprType::kFunction && p->function.function && p->children.size() == 2) {
-    const std::string& name = p->function.function->name;
+  if (p->type == plan::ExprType::kFunction && p->children.size() == 2) {
+    const std::string name = p->As<plan::FunctionExpression>().name();
     if (name == "=" || name == "is not distinct from") {
       ExprPtr a = std::move(p->children[0]), b = std::move(p->children[1]);
       if (ReferencesOnly(*a, right) && ReferencesOnly(*b, left)) std::swap(a, b);

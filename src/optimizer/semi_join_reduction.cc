@@ -40,7 +40,9 @@ struct Source {
   ColumnBinding binding;
 };
 
-bool IsColumn(const Expression& e) { return e.type == ExprType::kColumnRef && e.depth == 0; }
+bool IsColumn(const Expression& e) { return plan::LocalColumnRef(e) != nullptr; }
+// The binding of a column reference (IsColumn).
+const ColumnBinding& Col(const Expression& e) { return e.As<plan::ColumnRefExpression>().binding; }
 
 bool SameType(const Expression& a, const Expression& b) {
   return a.return_type->Equals(*b.return_type);
@@ -85,7 +87,7 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
           static_cast<size_t>(b.column) >= op.expressions.size())
         return;
       const Expression& e = *op.expressions[static_cast<size_t>(b.column)];
-      if (IsColumn(e)) FindSources(*op.children[0], e.binding, budget, out);
+      if (IsColumn(e)) FindSources(*op.children[0], Col(e), budget, out);
       return;
     }
     case LogicalOpType::kCrossProduct:
@@ -109,10 +111,8 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
         if (c.op != "=" || !IsColumn(*c.left) || !IsColumn(*c.right) ||
             !SameType(*c.left, *c.right))
           continue;
-        if (in_left && c.left->binding == b)
-          FindSources(*op.children[1], c.right->binding, budget, out);
-        if (!in_left && c.right->binding == b)
-          FindSources(*op.children[0], c.left->binding, budget, out);
+        if (in_left && Col(*c.left) == b) FindSources(*op.children[1], Col(*c.right), budget, out);
+        if (!in_left && Col(*c.right) == b) FindSources(*op.children[0], Col(*c.left), budget, out);
       }
       return;
     }
@@ -133,7 +133,7 @@ LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& 
         return nullptr;
       }
       const Expression& e = *op->expressions[static_cast<size_t>(b.column)];
-      return IsColumn(e) ? FindGroupedAggregate(op->children[0].get(), e.binding, group) : nullptr;
+      return IsColumn(e) ? FindGroupedAggregate(op->children[0].get(), Col(e), group) : nullptr;
     }
     case LogicalOpType::kAggregate:
       if (b.table != op->group_index || b.column < 0 ||
@@ -159,15 +159,14 @@ std::vector<std::pair<const Expression*, const Expression*>> Equalities(
     }
   }
   for (const auto& e : join.expressions) {
-    if (e->type != ExprType::kFunction || e->function.function == nullptr ||
-        e->function.function->name != "=" || e->children.size() != 2) {
+    if (plan::CallOf(*e, "=") == nullptr || e->children.size() != 2) {
       continue;
     }
     const Expression* a = e->children[0].get();
     const Expression* b = e->children[1].get();
     if (!IsColumn(*a) || !IsColumn(*b) || !SameType(*a, *b)) continue;
-    if (Outputs(*join.children[0], b->binding)) std::swap(a, b);
-    if (Outputs(*join.children[0], a->binding) && Outputs(*join.children[1], b->binding))
+    if (Outputs(*join.children[0], Col(*b))) std::swap(a, b);
+    if (Outputs(*join.children[0], Col(*a)) && Outputs(*join.children[1], Col(*b)))
       out.emplace_back(a, b);
   }
   return out;
@@ -207,14 +206,14 @@ class Reducer {
       const Expression& other_side = side == 0 ? *right : *left;
       int group = -1;
       LogicalOperator* found =
-          FindGroupedAggregate(join->children[side].get(), agg_side.binding, &group);
+          FindGroupedAggregate(join->children[side].get(), Col(agg_side), &group);
       if (found == nullptr) continue;
       const Expression& g = *found->groups[static_cast<size_t>(group)];
       if (!IsColumn(g) || !SameType(g, agg_side)) continue;
       if (agg != nullptr && found != agg) continue;  // one aggregate per join side
       std::vector<Source> here;
       int budget = 256;
-      FindSources(*join->children[1 - side], other_side.binding, &budget, &here);
+      FindSources(*join->children[1 - side], Col(other_side), &budget, &here);
       for (const Source& s : here) {
         if (s.op->estimated_rows < 0) continue;
         if (sources.empty() || s.op->estimated_rows < sources[0].op->estimated_rows) {
@@ -234,7 +233,7 @@ class Reducer {
     auto semi = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
     semi->join_type = JoinType::kSemi;
     semi->conditions.push_back(
-        {plan::MakeColumnRef(group_column->binding, group_column->return_type),
+        {plan::MakeColumnRef(Col(*group_column), group_column->return_type),
          plan::MakeColumnRef(map.at(best.binding), group_column->return_type)});
     semi->children.push_back(std::move(agg->children[0]));
     semi->children.push_back(std::move(copy));

@@ -49,7 +49,8 @@ int FindName(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
-Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& names, int location) {
+Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& names,
+                                               int location) {
   Resolved r;
   const std::string& column = names.back();
   if (names.size() == 1) {
@@ -64,11 +65,13 @@ Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& n
     for (const auto& t : scope_) {
       const int i = FindName(t.names, column);
       if (i == -2) {
-        return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+        return Status::Invalid("column reference \"{}\" is ambiguous", column)
+            .WithPosition(location);
       }
       if (i < 0 || t.hidden[static_cast<size_t>(i)]) continue;
       if (hit_table != nullptr) {
-        return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+        return Status::Invalid("column reference \"{}\" is ambiguous", column)
+            .WithPosition(location);
       }
       hit_table = &t;
       hit = i;
@@ -103,12 +106,13 @@ Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& n
   }
   if (match == nullptr) return r;
   const int i = FindName(match->names, column);
-  if (i == -2) return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+  if (i == -2)
+    return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
   if (i < 0) {
     return Status::KeyError("column {}.{} does not exist", table, column).WithPosition(location);
   }
-  r.expr = MakeColumnRef(match->bindings[static_cast<size_t>(i)], match->types[static_cast<size_t>(i)],
-                         column);
+  r.expr = MakeColumnRef(match->bindings[static_cast<size_t>(i)],
+                         match->types[static_cast<size_t>(i)], column);
   r.found = true;
   return r;
 }
@@ -119,8 +123,10 @@ ExprPtr ExpressionBinder::ResolveUnknown(ExprPtr e, const TypeRef& to) {
   if (!e->unknown_literal) return e;
   e->unknown_literal = false;
   if (to != nullptr && !to->Equals(*utf8())) {
-    auto v = CastValue(e->value, to);
-    if (v.ok()) return MakeConstant(std::move(v).ValueOrDie());
+    if (const auto* c = e->TryAs<ConstantExpression>()) {
+      auto v = CastValue(c->value, to);
+      if (v.ok()) return MakeConstant(std::move(v).ValueOrDie());
+    }
     return MakeCast(std::move(e), to);
   }
   return e;
@@ -132,9 +138,9 @@ Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int locat
     e->unknown_literal = false;
     return e;
   }
-  if (e->unknown_literal) {
+  if (e->unknown_literal && e->type == ExprType::kConstant) {
     e->unknown_literal = false;
-    auto v = CastValue(e->value, to);
+    auto v = CastValue(e->As<ConstantExpression>().value, to);
     if (!v.ok()) return v.status().WithPosition(location);
     auto c = MakeConstant(std::move(v).ValueOrDie());
     c->alias = e->alias;
@@ -146,7 +152,7 @@ Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int locat
         .WithPosition(location);
   }
   if (e->type == ExprType::kConstant) {
-    auto v = CastValue(e->value, to);
+    auto v = CastValue(e->As<ConstantExpression>().value, to);
     if (!v.ok()) return v.status().WithPosition(location);
     auto c = MakeConstant(std::move(v).ValueOrDie());
     c->alias = e->alias;
@@ -169,7 +175,8 @@ Status ExpressionBinder::Unify(std::vector<ExprPtr>* exprs, const char* context,
     if (!t.ok()) return t.status().WithPosition(location);
     common = *t;
   }
-  if (all_unknown || common == nullptr || common->id == TypeId::kNull) common = all_unknown ? utf8() : common;
+  if (all_unknown || common == nullptr || common->id == TypeId::kNull)
+    common = all_unknown ? utf8() : common;
   if (common->id == TypeId::kNull) return Status::OK();
   for (auto& e : *exprs) {
     QUIVER_ASSIGN_OR_RAISE(e, CastTo(std::move(e), common, location, false));
@@ -227,8 +234,8 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
     case ExprKind::kIsNull: {
       QUIVER_ASSIGN_OR_RAISE(ExprPtr c, Bind(*e.children[0]));
       c = ResolveUnknown(std::move(c));
-      auto out = std::make_unique<Expression>(e.negated ? ExprType::kIsNotNull : ExprType::kIsNull,
-                                              boolean());
+      auto out = std::make_unique<OperatorExpression>(
+          e.negated ? ExprType::kIsNotNull : ExprType::kIsNull, boolean());
       out->children.push_back(std::move(c));
       return ExprPtr(std::move(out));
     }
@@ -258,7 +265,7 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
       args.push_back(a->Copy());
       args.push_back(std::move(b));
       QUIVER_ASSIGN_OR_RAISE(ExprPtr eq, BindOperatorCall("=", std::move(args), e.location));
-      auto out = std::make_unique<Expression>(ExprType::kCase, a->return_type);
+      auto out = std::make_unique<OperatorExpression>(ExprType::kCase, a->return_type);
       out->children.push_back(std::move(eq));
       out->children.push_back(MakeConstant(Value::Null(a->return_type)));
       out->children.push_back(std::move(a));
@@ -294,16 +301,18 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
     if (!r.found) continue;
     if (depth > 0) {
       VisitExpression(&r.expr, [&](ExprPtr* x) {
-        if ((*x)->type == ExprType::kColumnRef) (*x)->depth += depth;
+        if (auto* ref = (*x)->TryAs<ColumnRefExpression>()) ref->depth += depth;
       });
       // Record the correlation in every binder between here and there.
       std::vector<ColumnBinding> refs;
-      VisitExpression(*r.expr, [&](const Expression& x) {
-        if (x.type == ExprType::kColumnRef && x.depth > 0) {
+      VisitExpression(*r.expr, [&](const Expression& e) {
+        const auto* x = e.TryAs<ColumnRefExpression>();
+        if (x != nullptr && x->depth > 0) {
           Binder* at = binder_;
-          for (int d = 0; d < x.depth && at != nullptr; ++d, at = at->parent_) {
-            CorrelatedColumn cc{x.binding, x.return_type, x.alias, x.depth - d};
-            if (std::find(at->correlated_.begin(), at->correlated_.end(), cc) == at->correlated_.end()) {
+          for (int d = 0; d < x->depth && at != nullptr; ++d, at = at->parent_) {
+            CorrelatedColumn cc{x->binding, x->return_type, x->alias, x->depth - d};
+            if (std::find(at->correlated_.begin(), at->correlated_.end(), cc) ==
+                at->correlated_.end()) {
               at->correlated_.push_back(cc);
             }
           }
@@ -322,9 +331,11 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
       }
     }
     if (!table_known) {
-      return Status::KeyError("missing FROM-clause entry for table \"{}\"", table).WithPosition(e.location);
+      return Status::KeyError("missing FROM-clause entry for table \"{}\"", table)
+          .WithPosition(e.location);
     }
-    return Status::KeyError("column {}.{} does not exist", table, e.names.back()).WithPosition(e.location);
+    return Status::KeyError("column {}.{} does not exist", table, e.names.back())
+        .WithPosition(e.location);
   }
   return Status::KeyError("column \"{}\" does not exist", e.names.back()).WithPosition(e.location);
 }
@@ -414,8 +425,8 @@ Result<ExprPtr> ExpressionBinder::BindBoolean(const ParsedExpr& e) {
     args.push_back(std::move(b));
   }
   if (e.kind == ExprKind::kNot) return MakeNot(std::move(args[0]));
-  auto out = std::make_unique<Expression>(e.kind == ExprKind::kAnd ? ExprType::kAnd : ExprType::kOr,
-                                          boolean());
+  auto out = std::make_unique<OperatorExpression>(
+      e.kind == ExprKind::kAnd ? ExprType::kAnd : ExprType::kOr, boolean());
   out->children = std::move(args);
   return ExprPtr(std::move(out));
 }
@@ -429,14 +440,15 @@ Result<ExprPtr> ExpressionBinder::BindBoolTest(const ParsedExpr& e) {
         .WithPosition(e.location);
   }
   auto coalesce = [](ExprPtr v, bool dflt) {
-    auto c = std::make_unique<Expression>(ExprType::kCoalesce, boolean());
+    auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, boolean());
     c->children.push_back(std::move(v));
     c->children.push_back(MakeConstant(Value::Boolean(dflt)));
     return ExprPtr(std::move(c));
   };
   ExprPtr out;
   if (e.name == "unknown") {
-    out = std::make_unique<Expression>(e.negated ? ExprType::kIsNotNull : ExprType::kIsNull, boolean());
+    out = std::make_unique<OperatorExpression>(e.negated ? ExprType::kIsNotNull : ExprType::kIsNull,
+                                               boolean());
     out->children.push_back(std::move(x));
     return out;
   }
@@ -453,16 +465,19 @@ Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
   QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
   if (e.type_name.is_array) return Status::Unsupported("array types").WithPosition(e.location);
   auto to_r = TypeFromSqlName(e.type_name.name, e.type_name.modifiers);
-  if (!to_r.ok()) return to_r.status().WithPosition(e.type_name.location >= 0 ? e.type_name.location : e.location);
+  if (!to_r.ok())
+    return to_r.status().WithPosition(e.type_name.location >= 0 ? e.type_name.location
+                                                                : e.location);
   TypeRef to = *to_r;
   if (to->id == TypeId::kDecimal128 && e.type_name.modifiers.empty()) {
     // Bare `numeric`: keep the input's digits.
     const DataType& from = *x->return_type;
     if (IsIntegerType(from) || from.id == TypeId::kDecimal128) {
       to = DecimalTypeFor(from);
-    } else if (x->unknown_literal) {
+    } else if (x->unknown_literal && x->type == ExprType::kConstant) {
       int p, s;
-      if (DecimalLiteralShape(x->value.str(), &p, &s)) to = decimal128(std::min(kMaxDecimalPrecision, std::max(p, 18)), s);
+      if (DecimalLiteralShape(x->As<ConstantExpression>().value.str(), &p, &s))
+        to = decimal128(std::min(kMaxDecimalPrecision, std::max(p, 18)), s);
     } else {
       to = decimal128(kMaxDecimalPrecision, 16);
     }
@@ -503,7 +518,7 @@ Result<ExprPtr> ExpressionBinder::BindCase(const ParsedExpr& e) {
   for (const auto& r : results) {
     if (r->return_type->id != TypeId::kNull) type = r->return_type;
   }
-  auto out = std::make_unique<Expression>(ExprType::kCase, type);
+  auto out = std::make_unique<OperatorExpression>(ExprType::kCase, type);
   for (size_t i = 0; i < conditions.size(); ++i) {
     out->children.push_back(std::move(conditions[i]));
     QUIVER_ASSIGN_OR_RAISE(ExprPtr r, CastTo(std::move(results[i]), type, e.location, false));
@@ -526,7 +541,7 @@ Result<ExprPtr> ExpressionBinder::BindCoalesce(const ParsedExpr& e) {
   for (const auto& a : args) {
     if (a->return_type->id != TypeId::kNull) type = a->return_type;
   }
-  auto out = std::make_unique<Expression>(ExprType::kCoalesce, type);
+  auto out = std::make_unique<OperatorExpression>(ExprType::kCoalesce, type);
   for (auto& a : args) {
     QUIVER_ASSIGN_OR_RAISE(ExprPtr c, CastTo(std::move(a), type, e.location, false));
     out->children.push_back(std::move(c));
@@ -549,7 +564,7 @@ Result<ExprPtr> ExpressionBinder::BindGreatest(const ParsedExpr& e) {
     ExprPtr b = std::move(args[i]);
     const TypeRef type = acc->return_type->id == TypeId::kNull ? b->return_type : acc->return_type;
     auto is_null = [](const ExprPtr& x) {
-      auto n = std::make_unique<Expression>(ExprType::kIsNull, boolean());
+      auto n = std::make_unique<OperatorExpression>(ExprType::kIsNull, boolean());
       n->children.push_back(x->Copy());
       return ExprPtr(std::move(n));
     };
@@ -557,7 +572,7 @@ Result<ExprPtr> ExpressionBinder::BindGreatest(const ParsedExpr& e) {
     cmp_args.push_back(acc->Copy());
     cmp_args.push_back(b->Copy());
     QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(op, std::move(cmp_args), e.location));
-    auto c = std::make_unique<Expression>(ExprType::kCase, type);
+    auto c = std::make_unique<OperatorExpression>(ExprType::kCase, type);
     c->children.push_back(is_null(acc));
     c->children.push_back(MakeCast(b->Copy(), type));
     c->children.push_back(is_null(b));
@@ -595,10 +610,9 @@ Result<ExprPtr> ExpressionBinder::BindIn(const ParsedExpr& e) {
     QUIVER_RETURN_NOT_OK(BindOperatorCall("=", std::move(test), e.location).status());
   }
   if (all_constant) {
-    auto out = std::make_unique<Expression>(ExprType::kIn, boolean());
-    out->negated = e.negated;
-    out->children = std::move(all);
-    return ExprPtr(std::move(out));
+    ExprPtr probe = std::move(all[0]);
+    all.erase(all.begin());
+    return MakeIn(std::move(probe), std::move(all), e.negated);
   }
   // Non-constant lists: a chain of ORs (same NULL semantics).
   std::vector<ExprPtr> ors;
@@ -613,7 +627,7 @@ Result<ExprPtr> ExpressionBinder::BindIn(const ParsedExpr& e) {
   if (ors.size() == 1) {
     out = std::move(ors[0]);
   } else {
-    out = std::make_unique<Expression>(ExprType::kOr, boolean());
+    out = std::make_unique<OperatorExpression>(ExprType::kOr, boolean());
     out->children = std::move(ors);
   }
   if (e.negated) out = MakeNot(std::move(out));
@@ -641,7 +655,7 @@ Result<ExprPtr> ExpressionBinder::BindBetween(const ParsedExpr& e) {
   if (e.symmetric) {
     QUIVER_ASSIGN_OR_RAISE(ExprPtr a, range(lo->Copy(), hi->Copy()));
     QUIVER_ASSIGN_OR_RAISE(ExprPtr b, range(std::move(hi), std::move(lo)));
-    out = std::make_unique<Expression>(ExprType::kOr, boolean());
+    out = std::make_unique<OperatorExpression>(ExprType::kOr, boolean());
     out->children.push_back(std::move(a));
     out->children.push_back(std::move(b));
   } else {
@@ -658,15 +672,17 @@ Result<ExprPtr> ExpressionBinder::BindLike(const ParsedExpr& e) {
     // ESCAPE 'c': rewrite the (constant) pattern to use backslash escapes.
     QUIVER_ASSIGN_OR_RAISE(ExprPtr esc, Bind(*e.children[2]));
     if (esc->type != ExprType::kConstant || pattern->type != ExprType::kConstant ||
-        esc->value.is_null() || pattern->value.is_null()) {
-      return Status::Unsupported("LIKE ... ESCAPE with non-constant operands").WithPosition(e.location);
+        esc->As<ConstantExpression>().value.is_null() ||
+        pattern->As<ConstantExpression>().value.is_null()) {
+      return Status::Unsupported("LIKE ... ESCAPE with non-constant operands")
+          .WithPosition(e.location);
     }
-    const std::string& ec = esc->value.str();
+    const std::string& ec = esc->As<ConstantExpression>().value.str();
     if (ec.size() > 1) {
       return Status::Invalid("invalid escape string (escape string must be empty or one character)")
           .WithPosition(e.location);
     }
-    std::string p = pattern->value.str(), out;
+    std::string p = pattern->As<ConstantExpression>().value.str(), out;
     for (size_t i = 0; i < p.size(); ++i) {
       if (!ec.empty() && p[i] == ec[0] && i + 1 < p.size()) {
         out += '\\';
@@ -704,7 +720,8 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   }
   for (const auto& n : e.arg_names) {
     if (!n.empty()) {
-      return Status::Invalid("function {} does not take named arguments", name).WithPosition(e.location);
+      return Status::Invalid("function {} does not take named arguments", name)
+          .WithPosition(e.location);
     }
   }
   std::vector<ExprPtr> args;
@@ -713,29 +730,35 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
     args.push_back(std::move(b));
   }
   if (!reg.HasScalar(name)) {
-    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "generate_series") {
-      return Status::Invalid("table function {} can only appear in FROM", name).WithPosition(e.location);
+    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
+        name == "generate_series") {
+      return Status::Invalid("table function {} can only appear in FROM", name)
+          .WithPosition(e.location);
     }
     std::vector<ArgInfo> infos;
     for (const auto& a : args) infos.push_back({a->return_type, a->unknown_literal});
-    return Status::KeyError("function {} does not exist", CallSignature(name, infos)).WithPosition(e.location);
+    return Status::KeyError("function {} does not exist", CallSignature(name, infos))
+        .WithPosition(e.location);
   }
   // date_part/extract/date_trunc take the field as text.
   if ((name == "extract" || name == "date_part" || name == "date_trunc") && !args.empty()) {
     args[0] = ResolveUnknown(std::move(args[0]));
   }
   if (name == "extract" && args.size() == 2 && args[1]->unknown_literal) {
-    QUIVER_ASSIGN_OR_RAISE(args[1], CastTo(std::move(args[1]), timestamp(TimeUnit::kMicro), e.location, true));
+    QUIVER_ASSIGN_OR_RAISE(
+        args[1], CastTo(std::move(args[1]), timestamp(TimeUnit::kMicro), e.location, true));
   }
   std::string field;
-  if (name == "extract" && !args.empty() && args[0]->type == ExprType::kConstant && !args[0]->value.is_null()) {
-    field = args[0]->value.str();
+  if (name == "extract" && !args.empty() && args[0]->type == ExprType::kConstant &&
+      !args[0]->As<ConstantExpression>().value.is_null()) {
+    field = args[0]->As<ConstantExpression>().value.str();
     for (char& ch : field) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   }
   int round_digits = INT32_MIN;
-  if ((name == "round" || name == "trunc") && args.size() == 2 && args[1]->type == ExprType::kConstant &&
-      !args[1]->value.is_null() && IsIntegerType(*args[1]->return_type)) {
-    round_digits = static_cast<int>(args[1]->value.integer());
+  if ((name == "round" || name == "trunc") && args.size() == 2 &&
+      args[1]->type == ExprType::kConstant && !args[1]->As<ConstantExpression>().value.is_null() &&
+      IsIntegerType(*args[1]->return_type)) {
+    round_digits = static_cast<int>(args[1]->As<ConstantExpression>().value.integer());
   }
   auto f = MakeFunction(name, std::move(args), false);
   if (!f.ok()) return f.status().WithPosition(e.location);
@@ -744,12 +767,12 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   if (!field.empty() && (field == "second" || field == "seconds" || field == "epoch" ||
                          field == "millisecond" || field == "milliseconds" || field == "julian")) {
     out->return_type = decimal128(24, 6);
-    out->function.return_type = out->return_type;
+    out->As<FunctionExpression>().function.return_type = out->return_type;
   }
   if (round_digits != INT32_MIN && out->return_type->id == TypeId::kDecimal128) {
     const int s = std::clamp(round_digits, 0, out->return_type->scale);
     out->return_type = decimal128(out->return_type->precision, s);
-    out->function.return_type = out->return_type;
+    out->As<FunctionExpression>().function.return_type = out->return_type;
   }
   out->alias = name;
   return out;
@@ -758,13 +781,14 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
 Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   std::string name = e.name;
   if (aggregates_ == nullptr) {
-    const char* where = clause_ == Clause::kWhere      ? "WHERE"
-                        : clause_ == Clause::kGroupBy  ? "GROUP BY"
-                        : clause_ == Clause::kJoinOn   ? "JOIN conditions"
-                        : clause_ == Clause::kValues   ? "VALUES"
-                        : clause_ == Clause::kLimit    ? "LIMIT"
-                                                       : "this context";
-    return Status::Invalid("aggregate functions are not allowed in {}", where).WithPosition(e.location);
+    const char* where = clause_ == Clause::kWhere     ? "WHERE"
+                        : clause_ == Clause::kGroupBy ? "GROUP BY"
+                        : clause_ == Clause::kJoinOn  ? "JOIN conditions"
+                        : clause_ == Clause::kValues  ? "VALUES"
+                        : clause_ == Clause::kLimit   ? "LIMIT"
+                                                      : "this context";
+    return Status::Invalid("aggregate functions are not allowed in {}", where)
+        .WithPosition(e.location);
   }
   if (inside_aggregate_) {
     return Status::Invalid("aggregate function calls cannot be nested").WithPosition(e.location);
@@ -792,7 +816,8 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   inside_aggregate_ = false;
   QUIVER_RETURN_NOT_OK(st);
   if (e.star) {
-    if (name != "count") return Status::Invalid("{}(*) is not allowed", name).WithPosition(e.location);
+    if (name != "count")
+      return Status::Invalid("{}(*) is not allowed", name).WithPosition(e.location);
     name = "count_star";
   }
   if (name == "count" && args.empty()) name = "count_star";
@@ -802,8 +827,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   }
   auto bound = FunctionRegistry::Get().ResolveAggregate(name, infos);
   if (!bound.ok()) return bound.status().WithPosition(e.location);
-  auto agg = std::make_unique<Expression>(ExprType::kAggregate, bound->return_type);
-  agg->aggregate = bound->function;
+  auto agg = std::make_unique<AggregateExpression>(bound->function, bound->return_type);
   agg->distinct = e.distinct;
   agg->filter = std::move(filter);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -835,10 +859,12 @@ Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprP
     }
   }
   Expression& e = **expr;
-  if (e.type == ExprType::kColumnRef && e.depth == 0) {
-    if (e.binding.table == aggregate_index || e.binding.table == group_index) return Status::OK();
+  if (const auto* ref = e.TryAs<ColumnRefExpression>(); ref != nullptr && ref->depth == 0) {
+    if (ref->binding.table == aggregate_index || ref->binding.table == group_index)
+      return Status::OK();
     return Status::Invalid(
-               "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+               "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate "
+               "function",
                e.alias)
         .WithPosition(location);
   }
@@ -869,7 +895,7 @@ Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
   }
   sub->plan = std::move(q->plan);
   sub->correlated = child.correlated();
-  ExprPtr out;
+  TypeRef type = sub->type;
   if (sub->kind == sql::SubqueryKind::kAny || sub->kind == sql::SubqueryKind::kAll) {
     QUIVER_ASSIGN_OR_RAISE(sub->test, Bind(*e.children[0]));
     sub->op = e.name;
@@ -879,23 +905,26 @@ Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
     args.push_back(MakeColumnRef({-1, 0}, sub->type));
     QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(sub->op, std::move(args), e.location));
     if (cmp->return_type->id != TypeId::kBool) {
-      return Status::TypeError("operator {} must return type boolean", sub->op).WithPosition(e.location);
+      return Status::TypeError("operator {} must return type boolean", sub->op)
+          .WithPosition(e.location);
     }
-    out = std::make_unique<Expression>(ExprType::kSubquery, boolean());
+    type = boolean();
   } else if (sub->kind == sql::SubqueryKind::kExists) {
-    out = std::make_unique<Expression>(ExprType::kSubquery, boolean());
-  } else {
-    out = std::make_unique<Expression>(ExprType::kSubquery, sub->type);
+    type = boolean();
   }
-  out->subquery = std::move(sub);
+  ExprPtr out = std::make_unique<SubqueryExpression>(std::move(sub), std::move(type));
   out->alias = e.ToString();
   return out;
 }
 
 void DecrementDepth(Expression* expr) {
-  VisitExpression(*expr, [](const Expression& x) {
-    if (x.type == ExprType::kColumnRef && x.depth > 0) const_cast<Expression&>(x).depth--;
-  });
+  std::function<void(Expression*)> walk = [&](Expression* x) {
+    if (auto* ref = x->TryAs<ColumnRefExpression>(); ref != nullptr && ref->depth > 0) ref->depth--;
+    for (auto& c : x->children) walk(c.get());
+    if (auto* agg = x->TryAs<AggregateExpression>(); agg != nullptr && agg->filter)
+      walk(agg->filter.get());
+  };
+  walk(expr);
 }
 
 }  // namespace quiver::plan

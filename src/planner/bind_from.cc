@@ -67,8 +67,9 @@ Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const s
     get->column_ids.push_back(i);
     get->column_names.push_back(schema->field(i)->name);
     get->column_types.push_back(schema->field(i)->type);
-    scope.names.push_back(static_cast<size_t>(i) < alias.columns.size() ? alias.columns[static_cast<size_t>(i)]
-                                                                        : schema->field(i)->name);
+    scope.names.push_back(static_cast<size_t>(i) < alias.columns.size()
+                              ? alias.columns[static_cast<size_t>(i)]
+                              : schema->field(i)->name);
     scope.types.push_back(schema->field(i)->type);
     scope.bindings.push_back({get->table_index, i});
   }
@@ -82,13 +83,15 @@ namespace {
 
 bool LooksLikePath(const std::string& name) {
   if (name.find('/') != std::string::npos || name.find('*') != std::string::npos) return true;
-  static const char* kExts[] = {".arrow", ".arrows", ".feather", ".ipc", ".csv", ".tsv", ".txt",
-                                ".parquet", ".gz", ".zst", ".stream"};
+  static const char* kExts[] = {".arrow", ".arrows",  ".feather", ".ipc", ".csv",   ".tsv",
+                                ".txt",   ".parquet", ".gz",      ".zst", ".stream"};
   std::string lower = name;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   for (const char* e : kExts) {
     const std::string ext(e);
-    if (lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0) {
+    if (lower.size() > ext.size() &&
+        lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0) {
       return true;
     }
   }
@@ -110,7 +113,8 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
   // CTEs shadow catalog tables.
   if (ref.schema.empty()) {
     if (const sql::CommonTableExpr* cte = FindCte(ref.name)) {
-      if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) != cte_in_progress_.end()) {
+      if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) !=
+          cte_in_progress_.end()) {
         return Status::Unsupported("recursive reference to query \"{}\" (WITH RECURSIVE)", ref.name)
             .WithPosition(ref.location);
       }
@@ -125,7 +129,8 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
     if (entry->view) {
       Binder view_binder(state_, nullptr);
       auto r = view_binder.BindQuery(*entry->view->query);
-      if (!r.ok()) return r.status().WithContext("view \"" + ref.name + "\"").WithPosition(ref.location);
+      if (!r.ok())
+        return r.status().WithContext("view \"" + ref.name + "\"").WithPosition(ref.location);
       BoundQuery q = std::move(r).ValueOrDie();
       std::vector<std::string> names = q.names;
       for (size_t i = 0; i < entry->view->columns.size() && i < names.size(); ++i) {
@@ -162,7 +167,8 @@ Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, cons
   QUIVER_ASSIGN_OR_RAISE(BoundQuery q, child.BindQuery(select));
   for (const auto& c : child.correlated()) {
     // A FROM subquery referencing outer columns is itself correlated.
-    if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end()) correlated_.push_back(c);
+    if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end())
+      correlated_.push_back(c);
   }
   ScopeTable scope;
   scope.alias = alias.empty() ? default_name : alias.name;
@@ -170,8 +176,8 @@ Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, cons
   std::vector<std::string> names = q.names;
   for (size_t i = 0; i < renames.size() && i < names.size(); ++i) names[i] = renames[i];
   if (alias.columns.size() > names.size()) {
-    return Status::Invalid("table \"{}\" has {} columns available but {} columns specified", scope.alias,
-                           names.size(), alias.columns.size())
+    return Status::Invalid("table \"{}\" has {} columns available but {} columns specified",
+                           scope.alias, names.size(), alias.columns.size())
         .WithPosition(location);
   }
   for (size_t i = 0; i < names.size(); ++i) {
@@ -203,9 +209,9 @@ Result<FunctionArgs> EvaluateArgs(Binder* binder, const sql::ParsedExpr& call) {
     }
     const std::string& name = i < call.arg_names.size() ? call.arg_names[i] : std::string();
     if (name.empty()) {
-      out.positional.push_back(e->value);
+      out.positional.push_back(e->As<ConstantExpression>().value);
     } else {
-      out.named.emplace_back(name, e->value);
+      out.named.emplace_back(name, e->As<ConstantExpression>().value);
     }
   }
   return out;
@@ -229,7 +235,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   const std::string& name = call.name;
   if (name == "generate_series") {
     if (args.positional.size() < 2 || args.positional.size() > 3) {
-      return Status::Invalid("generate_series takes (start, stop[, step])").WithPosition(ref.location);
+      return Status::Invalid("generate_series takes (start, stop[, step])")
+          .WithPosition(ref.location);
     }
     std::vector<int64_t> v;
     for (const Value& a : args.positional) {
@@ -242,8 +249,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     if (step == 0) return Status::Invalid("step size cannot equal zero").WithPosition(ref.location);
     const bool big = args.positional[0].type()->id == TypeId::kInt64 ||
                      args.positional[1].type()->id == TypeId::kInt64;
-    auto table = std::make_shared<MemoryTable>("generate_series",
-                                               schema({field("generate_series", big ? int64() : int32(), false)}));
+    auto table = std::make_shared<MemoryTable>(
+        "generate_series", schema({field("generate_series", big ? int64() : int32(), false)}));
     std::vector<RecordBatchRef> batches;
     Int64Builder b64(int64());
     Int32Builder b32(int32());
@@ -270,7 +277,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   }
   if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
     if (args.positional.size() != 1 || args.positional[0].is_null()) {
-      return Status::Invalid("{} takes one path (a file, a directory or a glob)", name).WithPosition(ref.location);
+      return Status::Invalid("{} takes one path (a file, a directory or a glob)", name)
+          .WithPosition(ref.location);
     }
     const std::string path = args.positional[0].ToString();
     FileTableOptions options;
@@ -287,7 +295,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
         return Status::Invalid("{} has no option \"{}\"", name, opt).WithPosition(ref.location);
       }
       if (opt == "header") {
-        options.csv.read.header = v.type()->id == TypeId::kBool ? v.boolean() : v.ToString() == "true";
+        options.csv.read.header =
+            v.type()->id == TypeId::kBool ? v.boolean() : v.ToString() == "true";
       } else if (opt == "delim" || opt == "delimiter" || opt == "sep") {
         QUIVER_ASSIGN_OR_RAISE(options.csv.parse.delimiter, OneChar(v, "delim"));
       } else if (opt == "quote") {
@@ -301,7 +310,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
         options.csv.read.skip_rows = v.is_null() ? 0 : static_cast<int64_t>(v.ToDouble());
       } else if (opt == "columns" || opt == "types" || opt == "schema") {
         auto types = csv::ParseColumnTypes(v.ToString());
-        if (!types.ok()) return types.status().WithContext("read_csv columns").WithPosition(ref.location);
+        if (!types.ok())
+          return types.status().WithContext("read_csv columns").WithPosition(ref.location);
         options.csv.convert.column_types = std::move(types).ValueOrDie();
       } else if (opt == "names" || opt == "column_names") {
         std::string list = v.ToString();
@@ -309,7 +319,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
         size_t start = 0;
         while (start <= list.size()) {
           const size_t comma = list.find(',', start);
-          std::string n = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+          std::string n =
+              list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
           while (!n.empty() && n.front() == ' ') n.erase(n.begin());
           while (!n.empty() && n.back() == ' ') n.pop_back();
           options.csv.read.column_names.push_back(n);
@@ -318,7 +329,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
         }
       } else {
         return Status::Invalid(
-                   "read_csv has no option \"{}\" (options: header, delim, quote, escape, null, skip, "
+                   "read_csv has no option \"{}\" (options: header, delim, quote, escape, null, "
+                   "skip, "
                    "columns, names)",
                    opt)
             .WithPosition(ref.location);
@@ -362,7 +374,8 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
       for (size_t i = 0; i < scope_[t].names.size(); ++i) {
         const std::string& n = scope_[t].names[i];
         for (size_t lt = 0; lt < left_tables; ++lt) {
-          if (std::find(scope_[lt].names.begin(), scope_[lt].names.end(), n) != scope_[lt].names.end() &&
+          if (std::find(scope_[lt].names.begin(), scope_[lt].names.end(), n) !=
+                  scope_[lt].names.end() &&
               std::find(using_cols.begin(), using_cols.end(), n) == using_cols.end()) {
             using_cols.push_back(n);
           }
@@ -389,13 +402,14 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
           }
         }
         if (hits == 0) {
-          return Status::KeyError("column \"{}\" specified in USING clause does not exist in {} table", col,
-                                  from == 0 ? "left" : "right")
+          return Status::KeyError(
+                     "column \"{}\" specified in USING clause does not exist in {} table", col,
+                     from == 0 ? "left" : "right")
               .WithPosition(ref.location);
         }
         if (hits > 1) {
-          return Status::Invalid("common column name \"{}\" appears more than once in {} table", col,
-                                 from == 0 ? "left" : "right")
+          return Status::Invalid("common column name \"{}\" appears more than once in {} table",
+                                 col, from == 0 ? "left" : "right")
               .WithPosition(ref.location);
         }
         return Status::OK();
@@ -413,7 +427,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
       // The merged column: the left one (the right one for RIGHT joins,
       // COALESCE for FULL); both stay reachable when qualified.
       if (join->join_type == JoinType::kFull) {
-        auto c = std::make_unique<Expression>(ExprType::kCoalesce, lt);
+        auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, lt);
         c->children.push_back(MakeColumnRef(lb, lt, col));
         c->children.push_back(MakeCast(MakeColumnRef(rb, rt, col), lt));
         c->alias = col;
@@ -433,7 +447,8 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
     QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*ref.condition, "JOIN/ON"));
     if (cond->HasSubquery()) {
       if (join->join_type != JoinType::kInner) {
-        return Status::Unsupported("subqueries in the ON clause of an outer join").WithPosition(ref.location);
+        return Status::Unsupported("subqueries in the ON clause of an outer join")
+            .WithPosition(ref.location);
       }
       // Inner join: the ON condition is a filter over the cross product.
       LogicalOpPtr plan = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);

@@ -58,8 +58,9 @@ Result<int64_t> Binder::BindLimitValue(const ParsedExpr& e, const char* what) {
   if (x->type != ExprType::kConstant) {
     return Status::Unsupported("non-constant {}", what).WithPosition(e.location);
   }
-  if (x->value.is_null()) return int64_t{-1};  // LIMIT ALL / NULL
-  auto v = CastValue(x->value, int64());
+  const Value& value = x->As<ConstantExpression>().value;
+  if (value.is_null()) return int64_t{-1};  // LIMIT ALL / NULL
+  auto v = CastValue(value, int64());
   if (!v.ok()) return v.status().WithPosition(e.location);
   if (v->integer() < 0) {
     return Status::Invalid("{} must not be negative", what).WithPosition(e.location);

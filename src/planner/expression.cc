@@ -8,28 +8,60 @@
 namespace quiver::plan {
 
 ExprPtr Expression::Copy() const {
-  auto e = std::make_unique<Expression>(type, return_type);
+  ExprPtr e = CopyNode();
   e->alias = alias;
-  e->binding = binding;
-  e->depth = depth;
-  e->index = index;
-  e->value = value;
   e->unknown_literal = unknown_literal;
-  e->function = function;
-  e->aggregate = aggregate;
+  e->children.reserve(children.size());
+  for (const auto& c : children) e->children.push_back(c->Copy());
+  return e;
+}
+
+ExprPtr ColumnRefExpression::CopyNode() const {
+  return std::make_unique<ColumnRefExpression>(binding, return_type, depth);
+}
+ExprPtr BoundRefExpression::CopyNode() const {
+  return std::make_unique<BoundRefExpression>(index, return_type);
+}
+ExprPtr ConstantExpression::CopyNode() const { return std::make_unique<ConstantExpression>(value); }
+ExprPtr FunctionExpression::CopyNode() const {
+  auto e = std::make_unique<FunctionExpression>(function);
+  e->return_type = return_type;
+  return e;
+}
+ExprPtr AggregateExpression::CopyNode() const {
+  auto e = std::make_unique<AggregateExpression>(aggregate, return_type);
   e->distinct = distinct;
   if (filter) e->filter = filter->Copy();
-  e->negated = negated;
-  for (const auto& c : children) e->children.push_back(c->Copy());
-  e->subquery = subquery;
   return e;
+}
+ExprPtr InExpression::CopyNode() const { return std::make_unique<InExpression>(negated); }
+ExprPtr SubqueryExpression::CopyNode() const {
+  return std::make_unique<SubqueryExpression>(subquery, return_type);
+}
+ExprPtr OperatorExpression::CopyNode() const {
+  return std::make_unique<OperatorExpression>(type, return_type);
 }
 
 namespace {
 
 bool IsInfixOperator(const std::string& name) {
-  static const char* kOps[] = {"+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "||",
-                               "like", "not like", "ilike", "not ilike", "is distinct from",
+  static const char* kOps[] = {"+",
+                               "-",
+                               "*",
+                               "/",
+                               "%",
+                               "=",
+                               "<>",
+                               "<",
+                               "<=",
+                               ">",
+                               ">=",
+                               "||",
+                               "like",
+                               "not like",
+                               "ilike",
+                               "not ilike",
+                               "is distinct from",
                                "is not distinct from"};
   for (const char* op : kOps) {
     if (name == op) return true;
@@ -39,34 +71,62 @@ bool IsInfixOperator(const std::string& name) {
 
 }  // namespace
 
-std::string Expression::ToString() const {
-  auto join = [&](const char* sep) {
-    std::string s;
-    for (size_t i = 0; i < children.size(); ++i) {
-      if (i) s += sep;
-      s += children[i]->ToString();
-    }
-    return s;
-  };
+std::string Expression::JoinChildren(const char* sep) const {
+  std::string s;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (i) s += sep;
+    s += children[i]->ToString();
+  }
+  return s;
+}
+
+std::string ColumnRefExpression::ToString() const {
+  if (!alias.empty()) return alias;
+  return fmt::format("#[{}.{}]", binding.table, binding.column);
+}
+
+std::string BoundRefExpression::ToString() const {
+  if (!alias.empty()) return alias;
+  return fmt::format("#{}", index);
+}
+
+std::string ConstantExpression::ToString() const { return value.ToSqlLiteral(); }
+
+const std::string& FunctionExpression::name() const {
+  static const std::string kUnknown = "?";
+  return function.function ? function.function->name : kUnknown;
+}
+
+std::string FunctionExpression::ToString() const {
+  const std::string& n = name();
+  if (children.size() == 2 && IsInfixOperator(n)) {
+    return "(" + children[0]->ToString() + " " + n + " " + children[1]->ToString() + ")";
+  }
+  if (children.size() == 1 && (n == "-" || n == "+")) return n + children[0]->ToString();
+  return n + "(" + JoinChildren(", ") + ")";
+}
+
+std::string AggregateExpression::ToString() const {
+  std::string name = aggregate ? aggregate->name : "?";
+  if (name == "count_star") return "count(*)";
+  std::string s = name + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(", ") + ")";
+  if (filter) s += " FILTER (WHERE " + filter->ToString() + ")";
+  return s;
+}
+
+std::string InExpression::ToString() const {
+  std::string s = "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (");
+  for (size_t i = 1; i < children.size(); ++i) s += (i > 1 ? ", " : "") + children[i]->ToString();
+  return s + "))";
+}
+
+std::string SubqueryExpression::ToString() const { return "(SUBQUERY)"; }
+
+std::string OperatorExpression::ToString() const {
   switch (type) {
-    case ExprType::kColumnRef:
-      if (!alias.empty()) return alias;
-      return fmt::format("#[{}.{}]", binding.table, binding.column);
-    case ExprType::kBoundRef:
-      if (!alias.empty()) return alias;
-      return fmt::format("#{}", index);
-    case ExprType::kConstant:
-      return value.ToSqlLiteral();
-    case ExprType::kFunction: {
-      const std::string& name = function.function ? function.function->name : std::string("?");
-      if (children.size() == 2 && IsInfixOperator(name)) {
-        return "(" + children[0]->ToString() + " " + name + " " + children[1]->ToString() + ")";
-      }
-      if (children.size() == 1 && (name == "-" || name == "+")) return name + children[0]->ToString();
-      return name + "(" + join(", ") + ")";
-    }
     case ExprType::kCast:
-      return "CAST(" + children[0]->ToString() + " AS " + PgTypeNameWithModifiers(*return_type) + ")";
+      return "CAST(" + children[0]->ToString() + " AS " + PgTypeNameWithModifiers(*return_type) +
+             ")";
     case ExprType::kCase: {
       std::string s = "CASE";
       for (size_t i = 0; i + 1 < children.size(); i += 2) {
@@ -76,93 +136,69 @@ std::string Expression::ToString() const {
       return s + " END";
     }
     case ExprType::kAnd:
-      return "(" + join(" AND ") + ")";
+      return "(" + JoinChildren(" AND ") + ")";
     case ExprType::kOr:
-      return "(" + join(" OR ") + ")";
+      return "(" + JoinChildren(" OR ") + ")";
     case ExprType::kNot:
       return "(NOT " + children[0]->ToString() + ")";
     case ExprType::kIsNull:
       return "(" + children[0]->ToString() + " IS NULL)";
     case ExprType::kIsNotNull:
       return "(" + children[0]->ToString() + " IS NOT NULL)";
-    case ExprType::kIn: {
-      std::string s = "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (");
-      for (size_t i = 1; i < children.size(); ++i) s += (i > 1 ? ", " : "") + children[i]->ToString();
-      return s + "))";
-    }
     case ExprType::kCoalesce:
-      return "COALESCE(" + join(", ") + ")";
-    case ExprType::kAggregate: {
-      std::string name = aggregate ? aggregate->name : "?";
-      if (name == "count_star") return "count(*)";
-      std::string s = name + "(" + (distinct ? "DISTINCT " : "") + join(", ") + ")";
-      if (filter) s += " FILTER (WHERE " + filter->ToString() + ")";
-      return s;
-    }
-    case ExprType::kSubquery:
-      return "(SUBQUERY)";
+      return "COALESCE(" + JoinChildren(", ") + ")";
+    default:
+      return "?";
   }
-  return "?";
 }
 
 bool Expression::Equals(const Expression& o) const {
   if (type != o.type || children.size() != o.children.size()) return false;
   if (!return_type->Equals(*o.return_type)) return false;
-  switch (type) {
-    case ExprType::kColumnRef:
-      if (binding != o.binding || depth != o.depth) return false;
-      break;
-    case ExprType::kBoundRef:
-      if (index != o.index) return false;
-      break;
-    case ExprType::kConstant:
-      if (!value.Equals(o.value)) return false;
-      break;
-    case ExprType::kFunction:
-      if (function.function != o.function.function) return false;
-      break;
-    case ExprType::kAggregate:
-      if (aggregate != o.aggregate || distinct != o.distinct) return false;
-      if ((filter == nullptr) != (o.filter == nullptr)) return false;
-      if (filter && !filter->Equals(*o.filter)) return false;
-      break;
-    case ExprType::kIn:
-      if (negated != o.negated) return false;
-      break;
-    case ExprType::kSubquery:
-      return false;
-    default:
-      break;
-  }
+  if (!NodeEquals(o)) return false;
   for (size_t i = 0; i < children.size(); ++i) {
     if (!children[i]->Equals(*o.children[i])) return false;
   }
   return true;
 }
 
+bool ColumnRefExpression::NodeEquals(const Expression& other) const {
+  const auto& o = other.As<ColumnRefExpression>();
+  return binding == o.binding && depth == o.depth;
+}
+bool BoundRefExpression::NodeEquals(const Expression& other) const {
+  return index == other.As<BoundRefExpression>().index;
+}
+bool ConstantExpression::NodeEquals(const Expression& other) const {
+  return value.Equals(other.As<ConstantExpression>().value);
+}
+bool FunctionExpression::NodeEquals(const Expression& other) const {
+  return function.function == other.As<FunctionExpression>().function.function;
+}
+bool AggregateExpression::NodeEquals(const Expression& other) const {
+  const auto& o = other.As<AggregateExpression>();
+  if (aggregate != o.aggregate || distinct != o.distinct) return false;
+  if ((filter == nullptr) != (o.filter == nullptr)) return false;
+  return filter == nullptr || filter->Equals(*o.filter);
+}
+bool InExpression::NodeEquals(const Expression& other) const {
+  return negated == other.As<InExpression>().negated;
+}
+
 size_t Expression::Hash() const {
   size_t h = std::hash<int>()(static_cast<int>(type));
   auto mix = [&](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-  switch (type) {
-    case ExprType::kColumnRef:
-      mix(std::hash<int>()(binding.table));
-      mix(std::hash<int>()(binding.column));
-      break;
-    case ExprType::kConstant:
-      mix(value.Hash());
-      break;
-    case ExprType::kFunction:
-      mix(std::hash<const void*>()(function.function));
-      break;
-    case ExprType::kAggregate:
-      mix(std::hash<const void*>()(aggregate));
-      break;
-    default:
-      break;
-  }
+  if (size_t node = NodeHash()) mix(node);
   for (const auto& c : children) mix(c->Hash());
   return h;
 }
+
+size_t ColumnRefExpression::NodeHash() const {
+  return std::hash<int>()(binding.table) * 31 + std::hash<int>()(binding.column);
+}
+size_t ConstantExpression::NodeHash() const { return value.Hash(); }
+size_t FunctionExpression::NodeHash() const { return std::hash<const void*>()(function.function); }
+size_t AggregateExpression::NodeHash() const { return std::hash<const void*>()(aggregate); }
 
 bool Expression::IsFoldable() const {
   switch (type) {
@@ -172,7 +208,7 @@ bool Expression::IsFoldable() const {
     case ExprType::kSubquery:
       return false;
     case ExprType::kFunction:
-      if (function.function && function.function->is_volatile) return false;
+      if (IsVolatile()) return false;
       break;
     default:
       break;
@@ -200,7 +236,10 @@ bool Expression::HasSubquery() const {
 }
 
 bool Expression::IsVolatile() const {
-  if (type == ExprType::kFunction && function.function && function.function->is_volatile) return true;
+  if (type == ExprType::kFunction) {
+    const ScalarFunction* f = As<FunctionExpression>().function.function;
+    if (f && f->is_volatile) return true;
+  }
   for (const auto& c : children) {
     if (c->IsVolatile()) return true;
   }
@@ -208,30 +247,23 @@ bool Expression::IsVolatile() const {
 }
 
 ExprPtr MakeColumnRef(ColumnBinding b, TypeRef type, std::string alias, int depth) {
-  auto e = std::make_unique<Expression>(ExprType::kColumnRef, std::move(type));
-  e->binding = b;
+  auto e = std::make_unique<ColumnRefExpression>(b, std::move(type), depth);
   e->alias = std::move(alias);
-  e->depth = depth;
   return e;
 }
 
 ExprPtr MakeBoundRef(int index, TypeRef type, std::string alias) {
-  auto e = std::make_unique<Expression>(ExprType::kBoundRef, std::move(type));
-  e->index = index;
+  auto e = std::make_unique<BoundRefExpression>(index, std::move(type));
   e->alias = std::move(alias);
   return e;
 }
 
-ExprPtr MakeConstant(Value v) {
-  auto e = std::make_unique<Expression>(ExprType::kConstant, v.type());
-  e->value = std::move(v);
-  return e;
-}
+ExprPtr MakeConstant(Value v) { return std::make_unique<ConstantExpression>(std::move(v)); }
 
 ExprPtr MakeCast(ExprPtr child, TypeRef to) {
   if (child->return_type->Equals(*to)) return child;
   if (child->type == ExprType::kConstant) {
-    auto v = CastValue(child->value, to);
+    auto v = CastValue(child->As<ConstantExpression>().value, to);
     if (v.ok()) {
       auto c = MakeConstant(std::move(v).ValueOrDie());
       c->alias = child->alias;
@@ -240,22 +272,38 @@ ExprPtr MakeCast(ExprPtr child, TypeRef to) {
     // Leave invalid casts for execution time, where they raise the error
     // only if the row is actually evaluated (e.g. in an untaken CASE branch).
   }
-  auto e = std::make_unique<Expression>(ExprType::kCast, std::move(to));
+  auto e = std::make_unique<OperatorExpression>(ExprType::kCast, std::move(to));
   e->alias = child->alias;
   e->children.push_back(std::move(child));
   return e;
 }
 
 ExprPtr MakeNot(ExprPtr child) {
-  auto e = std::make_unique<Expression>(ExprType::kNot, boolean());
+  auto e = std::make_unique<OperatorExpression>(ExprType::kNot, boolean());
   e->children.push_back(std::move(child));
   return e;
 }
 
 ExprPtr MakeAnd(std::vector<ExprPtr> children) {
   if (children.size() == 1) return std::move(children[0]);
-  auto e = std::make_unique<Expression>(ExprType::kAnd, boolean());
+  return MakeOperator(ExprType::kAnd, boolean(), std::move(children));
+}
+
+ExprPtr MakeOr(std::vector<ExprPtr> children) {
+  if (children.size() == 1) return std::move(children[0]);
+  return MakeOperator(ExprType::kOr, boolean(), std::move(children));
+}
+
+ExprPtr MakeOperator(ExprType type, TypeRef ret, std::vector<ExprPtr> children) {
+  auto e = std::make_unique<OperatorExpression>(type, std::move(ret));
   e->children = std::move(children);
+  return e;
+}
+
+ExprPtr MakeIn(ExprPtr probe, std::vector<ExprPtr> items, bool negated) {
+  auto e = std::make_unique<InExpression>(negated);
+  e->children.push_back(std::move(probe));
+  for (auto& i : items) e->children.push_back(std::move(i));
   return e;
 }
 
@@ -265,13 +313,13 @@ Result<ExprPtr> MakeFunction(const std::string& name, std::vector<ExprPtr> child
   for (const auto& c : children) args.push_back({c->return_type, c->unknown_literal});
   QUIVER_ASSIGN_OR_RAISE(BoundFunction bound,
                          FunctionRegistry::Get().ResolveScalar(name, args, is_operator));
-  auto e = std::make_unique<Expression>(ExprType::kFunction, bound.return_type);
+  std::vector<TypeRef> arg_types = bound.arg_types;
+  auto e = std::make_unique<FunctionExpression>(std::move(bound));
   for (size_t i = 0; i < children.size(); ++i) {
     ExprPtr c = std::move(children[i]);
     c->unknown_literal = false;
-    e->children.push_back(MakeCast(std::move(c), bound.arg_types[i]));
+    e->children.push_back(MakeCast(std::move(c), arg_types[i]));
   }
-  e->function = std::move(bound);
   return ExprPtr(std::move(e));
 }
 
@@ -279,18 +327,26 @@ void VisitExpression(ExprPtr* e, const std::function<void(ExprPtr*)>& f) {
   f(e);
   if (*e == nullptr) return;
   for (auto& c : (*e)->children) VisitExpression(&c, f);
-  if ((*e)->filter) VisitExpression(&(*e)->filter, f);
+  if ((*e)->type == ExprType::kAggregate) {
+    auto& filter = (*e)->As<AggregateExpression>().filter;
+    if (filter) VisitExpression(&filter, f);
+  }
 }
 
 void VisitExpression(const Expression& e, const std::function<void(const Expression&)>& f) {
   f(e);
   for (const auto& c : e.children) VisitExpression(*c, f);
-  if (e.filter) VisitExpression(*e.filter, f);
+  if (e.type == ExprType::kAggregate) {
+    const auto& filter = e.As<AggregateExpression>().filter;
+    if (filter) VisitExpression(*filter, f);
+  }
 }
 
 void CollectBindings(const Expression& e, std::vector<ColumnBinding>* out) {
   VisitExpression(e, [&](const Expression& x) {
-    if (x.type == ExprType::kColumnRef && x.depth == 0) out->push_back(x.binding);
+    if (x.type != ExprType::kColumnRef) return;
+    const auto& ref = x.As<ColumnRefExpression>();
+    if (ref.depth == 0) out->push_back(ref.binding);
   });
 }
 

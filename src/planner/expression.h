@@ -6,25 +6,33 @@
 // filters without renumbering (DuckDB's design). The physical planner turns
 // bindings into positions (kColumnRef -> kBoundRef).
 //
-// Kinds and their fields:
-//   kColumnRef   binding, depth (0 = this query, n = n levels out: correlated)
-//   kBoundRef    index into the input chunk's columns (physical only)
-//   kConstant    value
-//   kFunction    function (resolved overload); children = arguments
+// One class per kind (DuckDB's Bound*Expression), its fields its own:
+//   kColumnRef   ColumnRefExpression: binding, depth (0 = this query, n = n
+//                levels out: correlated)
+//   kBoundRef    BoundRefExpression: index into the input chunk's columns
+//                (physical only)
+//   kConstant    ConstantExpression: value
+//   kFunction    FunctionExpression: function (resolved overload);
+//                children = arguments
+//   kAggregate   AggregateExpression: aggregate, distinct, filter;
+//                children = arguments
+//   kIn          InExpression: children[0] [NOT] IN (children[1..]), negated
+//   kSubquery    SubqueryExpression: subquery (binder-only; planning
+//                replaces it by a join)
+//   OperatorExpression, the kinds that are their operands alone:
 //   kCast        children[0] -> return_type
 //   kCase        children = when0, then0, when1, then1, ..., else
 //   kAnd, kOr    children (n-ary)
 //   kNot         children[0]
 //   kIsNull, kIsNotNull  children[0]
-//   kIn          children[0] [NOT] IN (children[1..]) (negated)
 //   kCoalesce    children
-//   kAggregate   aggregate; children = arguments; distinct; filter
-//   kSubquery    subquery (binder-only; planning replaces it by a join)
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "functions/function.h"
@@ -65,35 +73,51 @@ struct BoundSubquery;  // planner/binder.h
 struct Expression;
 using ExprPtr = std::unique_ptr<Expression>;
 
+// What every kind has: its kind, result type, a display name and operands.
+// The fields of one kind live in that kind's class below; As<T>() reaches
+// them once `type` says which (checked in debug builds).
 struct Expression {
-  ExprType type;
+  const ExprType type;
   TypeRef return_type;
   std::string alias;  // a name for output columns and EXPLAIN
-
-  ColumnBinding binding;
-  int depth = 0;
-  int index = -1;
-
-  Value value;
-  // An untyped string literal ('...'): PostgreSQL's `unknown`, which takes
-  // whatever type its context needs.
+  // An untyped string literal ('...'), or an expression over one that has
+  // not been given a type yet: PostgreSQL's `unknown`, which takes whatever
+  // type its context needs. Part of the type, so every kind has it.
   bool unknown_literal = false;
+  std::vector<ExprPtr> children;  // operands (see the kinds above)
 
-  BoundFunction function;
-  const AggregateFunction* aggregate = nullptr;
-  bool distinct = false;
-  ExprPtr filter;
+  virtual ~Expression() = default;
+  Expression(const Expression&) = delete;
+  Expression& operator=(const Expression&) = delete;
 
-  bool negated = false;
-  std::vector<ExprPtr> children;
+  template <typename T>
+  T& As() {
+    assert(T::IsKind(type));
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    assert(T::IsKind(type));
+    return static_cast<const T&>(*this);
+  }
+  template <typename T>
+  bool Is() const {
+    return T::IsKind(type);
+  }
+  // This expression as a T, or null when it is of another kind.
+  template <typename T>
+  T* TryAs() {
+    return T::IsKind(type) ? static_cast<T*>(this) : nullptr;
+  }
+  template <typename T>
+  const T* TryAs() const {
+    return T::IsKind(type) ? static_cast<const T*>(this) : nullptr;
+  }
 
-  std::shared_ptr<BoundSubquery> subquery;
-
-  Expression(ExprType t, TypeRef ret) : type(t), return_type(std::move(ret)) {}
-
+  // A deep copy (children, filters and all).
   ExprPtr Copy() const;
   // Renders for EXPLAIN: "(l_quantity < 24)", "sum(l_extendedprice)".
-  std::string ToString() const;
+  virtual std::string ToString() const = 0;
   // Structural equality (same kind, function, children, constants, bindings).
   bool Equals(const Expression& other) const;
   size_t Hash() const;
@@ -104,7 +128,148 @@ struct Expression {
   bool HasAggregate() const;
   bool HasSubquery() const;
   bool IsVolatile() const;
+
+ protected:
+  Expression(ExprType t, TypeRef ret) : type(t), return_type(std::move(ret)) {}
+  // The node without its children (which Copy adds).
+  virtual ExprPtr CopyNode() const = 0;
+  // This kind's own fields equal `other`'s (same kind, children compared apart).
+  virtual bool NodeEquals(const Expression& other) const { return true; }
+  virtual size_t NodeHash() const { return 0; }
+  // Children joined by `sep`.
+  std::string JoinChildren(const char* sep) const;
 };
+
+// kColumnRef: a column of some operator's output, by binding.
+struct ColumnRefExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kColumnRef; }
+  ColumnRefExpression(ColumnBinding b, TypeRef ret, int depth)
+      : Expression(ExprType::kColumnRef, std::move(ret)), binding(b), depth(depth) {}
+  ColumnBinding binding;
+  int depth = 0;  // 0 = this query, n = n levels out (correlated)
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+  size_t NodeHash() const override;
+};
+
+// kBoundRef: a column of the input chunk, by position (physical plans only).
+struct BoundRefExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kBoundRef; }
+  BoundRefExpression(int index, TypeRef ret)
+      : Expression(ExprType::kBoundRef, std::move(ret)), index(index) {}
+  int index;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+};
+
+// kConstant.
+struct ConstantExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kConstant; }
+  explicit ConstantExpression(Value v)
+      : Expression(ExprType::kConstant, v.type()), value(std::move(v)) {}
+  Value value;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+  size_t NodeHash() const override;
+};
+
+// kFunction: a resolved scalar function or operator; children = arguments
+// (already cast to the overload's argument types).
+struct FunctionExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kFunction; }
+  explicit FunctionExpression(BoundFunction f)
+      : Expression(ExprType::kFunction, f.return_type), function(std::move(f)) {}
+  BoundFunction function;
+  // The function's name ("=", "substring", ...).
+  const std::string& name() const;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+  size_t NodeHash() const override;
+};
+
+// kAggregate: children = arguments.
+struct AggregateExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kAggregate; }
+  AggregateExpression(const AggregateFunction* f, TypeRef ret)
+      : Expression(ExprType::kAggregate, std::move(ret)), aggregate(f) {}
+  const AggregateFunction* aggregate;
+  bool distinct = false;
+  ExprPtr filter;  // FILTER (WHERE ...), or null
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+  size_t NodeHash() const override;
+};
+
+// kIn: children[0] [NOT] IN (children[1..]).
+struct InExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kIn; }
+  explicit InExpression(bool negated) : Expression(ExprType::kIn, boolean()), negated(negated) {}
+  bool negated;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+};
+
+// kSubquery: binder-only; planning replaces it by a join.
+struct SubqueryExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kSubquery; }
+  SubqueryExpression(std::shared_ptr<BoundSubquery> sub, TypeRef ret)
+      : Expression(ExprType::kSubquery, std::move(ret)), subquery(std::move(sub)) {}
+  std::shared_ptr<BoundSubquery> subquery;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override { return false; }
+};
+
+// The kinds defined by their operands alone: kCast (children[0] ->
+// return_type), kCase, kAnd, kOr, kNot, kIsNull, kIsNotNull, kCoalesce.
+struct OperatorExpression final : Expression {
+  static bool IsKind(ExprType t) {
+    return t == ExprType::kCast || t == ExprType::kCase || t == ExprType::kAnd ||
+           t == ExprType::kOr || t == ExprType::kNot || t == ExprType::kIsNull ||
+           t == ExprType::kIsNotNull || t == ExprType::kCoalesce;
+  }
+  OperatorExpression(ExprType t, TypeRef ret) : Expression(t, std::move(ret)) { assert(IsKind(t)); }
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+};
+
+// `e` as a column reference of this query's plan (depth 0), or null: the
+// question rules that follow bindings keep asking.
+inline ColumnRefExpression* LocalColumnRef(Expression& e) {
+  auto* r = e.TryAs<ColumnRefExpression>();
+  return r != nullptr && r->depth == 0 ? r : nullptr;
+}
+inline const ColumnRefExpression* LocalColumnRef(const Expression& e) {
+  const auto* r = e.TryAs<ColumnRefExpression>();
+  return r != nullptr && r->depth == 0 ? r : nullptr;
+}
+// `e` as a call of a function or operator with this name, or null.
+inline const FunctionExpression* CallOf(const Expression& e, std::string_view name) {
+  const auto* f = e.TryAs<FunctionExpression>();
+  return f != nullptr && f->name() == name ? f : nullptr;
+}
 
 ExprPtr MakeColumnRef(ColumnBinding b, TypeRef type, std::string alias = "", int depth = 0);
 ExprPtr MakeBoundRef(int index, TypeRef type, std::string alias = "");
@@ -112,6 +277,11 @@ ExprPtr MakeConstant(Value v);
 ExprPtr MakeCast(ExprPtr child, TypeRef to);
 ExprPtr MakeNot(ExprPtr child);
 ExprPtr MakeAnd(std::vector<ExprPtr> children);
+// An n-ary kOr (one child: that child).
+ExprPtr MakeOr(std::vector<ExprPtr> children);
+// kIsNull / kIsNotNull, kCoalesce, kCase (when0, then0, ..., else).
+ExprPtr MakeOperator(ExprType type, TypeRef ret, std::vector<ExprPtr> children);
+ExprPtr MakeIn(ExprPtr probe, std::vector<ExprPtr> items, bool negated);
 // Resolves `name` over the children's types (implicit casts added).
 Result<ExprPtr> MakeFunction(const std::string& name, std::vector<ExprPtr> children,
                              bool is_operator);

@@ -59,7 +59,8 @@ void VisitPlanExpressions(LogicalOperator* op, const std::function<void(ExprPtr*
 bool HasCorrelation(LogicalOperator* op, int depth = 1) {
   bool found = false;
   VisitPlanExpressions(op, [&](ExprPtr* e) {
-    if ((*e)->type == ExprType::kColumnRef && (*e)->depth == depth) found = true;
+    if (const auto* ref = (*e)->TryAs<ColumnRefExpression>(); ref && ref->depth == depth)
+      found = true;
   });
   return found;
 }
@@ -67,16 +68,16 @@ bool HasCorrelation(LogicalOperator* op, int depth = 1) {
 bool ExprHasCorrelation(const Expression& e, int depth = 1) {
   bool found = false;
   VisitExpression(e, [&](const Expression& x) {
-    if (x.type == ExprType::kColumnRef && x.depth == depth) found = true;
+    if (const auto* ref = x.TryAs<ColumnRefExpression>(); ref && ref->depth == depth) found = true;
   });
   return found;
 }
 
 void Rebind(ExprPtr* expr, const BindingMap& map, int depth = 0) {
   VisitExpression(expr, [&](ExprPtr* e) {
-    if ((*e)->type == ExprType::kColumnRef && (*e)->depth == depth) {
-      auto it = map.find((*e)->binding);
-      if (it != map.end()) (*e)->binding = it->second;
+    if (auto* ref = (*e)->TryAs<ColumnRefExpression>(); ref && ref->depth == depth) {
+      auto it = map.find(ref->binding);
+      if (it != map.end()) ref->binding = it->second;
     }
   });
 }
@@ -129,12 +130,13 @@ class DependentJoinPusher {
                    const BindingMap& remap) {
     Rebind(expr, remap);
     VisitExpression(expr, [&](ExprPtr* e) {
-      if ((*e)->type != ExprType::kColumnRef || (*e)->depth < 1) return;
-      if ((*e)->depth == 1) {
+      auto* ref = (*e)->TryAs<ColumnRefExpression>();
+      if (ref == nullptr || ref->depth < 1) return;
+      if (ref->depth == 1) {
         for (size_t i = 0; i < corr_.columns.size(); ++i) {
-          if (corr_.columns[i].binding == (*e)->binding) {
-            (*e)->binding = carried[i];
-            (*e)->depth = 0;
+          if (corr_.columns[i].binding == ref->binding) {
+            ref->binding = carried[i];
+            ref->depth = 0;
             return;
           }
         }
@@ -199,7 +201,7 @@ class DependentJoinPusher {
         std::vector<const AggregateFunction*> functions;
         std::vector<TypeRef> agg_types;
         for (const auto& a : op->expressions) {
-          functions.push_back(a->aggregate);
+          functions.push_back(a->As<AggregateExpression>().aggregate);
           agg_types.push_back(a->return_type);
         }
         auto join = MakeJoin(JoinType::kLeft, std::move(d), std::move(op));
@@ -214,7 +216,7 @@ class DependentJoinPusher {
           ExprPtr ref = MakeColumnRef({agg_index, static_cast<int>(j)}, agg_types[j]);
           const std::string& fname = functions[j] ? functions[j]->name : "";
           if (fname == "count" || fname == "count_star") {
-            auto c = std::make_unique<Expression>(ExprType::kCoalesce, agg_types[j]);
+            auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, agg_types[j]);
             c->children.push_back(std::move(ref));
             c->children.push_back(MakeConstant(Value::Int64(0)));
             ref = std::move(c);
@@ -371,7 +373,7 @@ bool TakeSimpleShape(LogicalOpPtr* plan, bool allow_aggregate, SimpleShape* out)
   if (allow_aggregate) {
     if ((*at)->type != LogicalOpType::kAggregate || !(*at)->groups.empty()) return false;
     for (const auto& a : (*at)->expressions) {
-      if (a->distinct && ExprHasCorrelation(*a)) return false;
+      if (a->As<AggregateExpression>().distinct && ExprHasCorrelation(*a)) return false;
     }
     out->aggregate = at->get();
     at = &(*at)->children[0];
@@ -408,9 +410,9 @@ bool TakeSimpleShape(LogicalOpPtr* plan, bool allow_aggregate, SimpleShape* out)
 bool OnlyDepth(const Expression& e, int depth) {
   bool ok = true, any = false;
   VisitExpression(e, [&](const Expression& x) {
-    if (x.type == ExprType::kColumnRef) {
+    if (const auto* ref = x.TryAs<ColumnRefExpression>()) {
       any = true;
-      if (x.depth != depth) ok = false;
+      if (ref->depth != depth) ok = false;
     }
     if (x.type == ExprType::kAggregate || x.type == ExprType::kSubquery) ok = false;
   });
@@ -419,7 +421,7 @@ bool OnlyDepth(const Expression& e, int depth) {
 
 void LowerDepth(ExprPtr* e) {
   VisitExpression(e, [](ExprPtr* x) {
-    if ((*x)->type == ExprType::kColumnRef && (*x)->depth > 0) (*x)->depth--;
+    if (auto* ref = (*x)->TryAs<ColumnRefExpression>(); ref && ref->depth > 0) ref->depth--;
   });
 }
 
@@ -445,11 +447,11 @@ LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state,
   renumber(copy.get());
   std::function<void(LogicalOperator*)> fix = [&](LogicalOperator* o) {
     VisitOperatorExpressions(o, [&](ExprPtr* e) {
-      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0) {
-        auto it = tables.find((*e)->binding.table);
+      if (auto* ref = (*e)->TryAs<ColumnRefExpression>(); ref && ref->depth == 0) {
+        auto it = tables.find(ref->binding.table);
         if (it != tables.end()) {
-          (*map)[(*e)->binding] = {it->second, (*e)->binding.column};
-          (*e)->binding.table = it->second;
+          (*map)[ref->binding] = {it->second, ref->binding.column};
+          ref->binding.table = it->second;
         }
       }
     });
@@ -479,7 +481,7 @@ class SubqueryPlanner {
   explicit SubqueryPlanner(BindState* state) : state_(state) {}
 
   Result<ExprPtr> Plan(Expression& node, LogicalOpPtr* root) {
-    auto sub = node.subquery;
+    auto sub = node.As<SubqueryExpression>().subquery;
     if (sub->test) QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &sub->test, root));
     bool correlated = false;
     for (const auto& c : sub->correlated) correlated |= c.depth == 1;
@@ -501,7 +503,7 @@ class SubqueryPlanner {
   // Deeper references (to queries further out) move one level in.
   static void LowerAll(LogicalOperator* plan) {
     VisitPlanExpressions(plan, [](ExprPtr* e) {
-      if ((*e)->type == ExprType::kColumnRef && (*e)->depth > 0) (*e)->depth--;
+      if (auto* ref = (*e)->TryAs<ColumnRefExpression>(); ref && ref->depth > 0) ref->depth--;
     });
   }
 
@@ -514,8 +516,7 @@ class SubqueryPlanner {
         agg->aggregate_index = state_->NewTableIndex();
         QUIVER_ASSIGN_OR_RAISE(BoundAggregate single, FunctionRegistry::Get().ResolveAggregate(
                                                           "__single_value", {{sub.type, false}}));
-        auto a = std::make_unique<Expression>(ExprType::kAggregate, single.return_type);
-        a->aggregate = single.function;
+        auto a = std::make_unique<AggregateExpression>(single.function, single.return_type);
         a->children.push_back(MakeColumnRef(sub_out[0], sub.type));
         agg->expressions.push_back(std::move(a));
         agg->children.push_back(std::move(sub.plan));
@@ -623,8 +624,8 @@ class SubqueryPlanner {
     // Scalar aggregate: every correlated conjunct must be inner = outer.
     std::vector<ExprPtr> inner_keys, outer_keys;
     for (auto& c : correlated) {
-      if (c->type != ExprType::kFunction || c->function.function == nullptr ||
-          c->function.function->name != "=" || c->children.size() != 2) {
+      if (c->type != ExprType::kFunction || c->As<FunctionExpression>().name() != "=" ||
+          c->children.size() != 2) {
         return ExprPtr();
       }
       ExprPtr a = std::move(c->children[0]), b = std::move(c->children[1]);
@@ -654,14 +655,14 @@ class SubqueryPlanner {
     ExprPtr value = shape.projection ? shape.projection->expressions[0]->Copy()
                                      : MakeColumnRef({agg->aggregate_index, 0}, sub.type);
     std::vector<const AggregateFunction*> fns;
-    for (const auto& a : agg->expressions) fns.push_back(a->aggregate);
+    for (const auto& a : agg->expressions) fns.push_back(a->As<AggregateExpression>().aggregate);
     const int agg_index = agg->aggregate_index;
     std::function<void(ExprPtr*)> wrap_counts = [&](ExprPtr* e) {
-      if ((*e)->type == ExprType::kColumnRef && (*e)->depth == 0 &&
-          (*e)->binding.table == agg_index) {
-        const AggregateFunction* f = fns[static_cast<size_t>((*e)->binding.column)];
+      const auto* ref = (*e)->TryAs<ColumnRefExpression>();
+      if (ref && ref->depth == 0 && ref->binding.table == agg_index) {
+        const AggregateFunction* f = fns[static_cast<size_t>(ref->binding.column)];
         if (f && (f->name == "count" || f->name == "count_star")) {
-          auto c = std::make_unique<Expression>(ExprType::kCoalesce, (*e)->return_type);
+          auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, (*e)->return_type);
           c->children.push_back(std::move(*e));
           c->children.push_back(MakeConstant(Value::Int64(0)));
           *e = std::move(c);
@@ -761,18 +762,18 @@ void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& group
                              int group_index) {
   std::map<ColumnBinding, ColumnBinding> map;
   for (size_t i = 0; i < groups.size(); ++i) {
-    if (groups[i]->type == ExprType::kColumnRef && groups[i]->depth == 0) {
-      map[groups[i]->binding] = {group_index, static_cast<int>(i)};
+    if (const auto* ref = groups[i]->TryAs<ColumnRefExpression>(); ref && ref->depth == 0) {
+      map[ref->binding] = {group_index, static_cast<int>(i)};
     }
   }
   if (map.empty()) return;
   std::function<void(Expression*, int)> walk = [&](Expression* e, int depth) {
     if (e->type == ExprType::kSubquery) {
-      auto& sub = *e->subquery;
+      auto& sub = *e->As<SubqueryExpression>().subquery;
       VisitPlanExpressions(sub.plan.get(), [&](ExprPtr* x) {
-        if ((*x)->type == ExprType::kColumnRef && (*x)->depth == depth + 1) {
-          auto it = map.find((*x)->binding);
-          if (it != map.end()) (*x)->binding = it->second;
+        if (auto* ref = (*x)->TryAs<ColumnRefExpression>(); ref && ref->depth == depth + 1) {
+          auto it = map.find(ref->binding);
+          if (it != map.end()) ref->binding = it->second;
         }
       });
       for (auto& c : sub.correlated) {
@@ -793,12 +794,12 @@ Status PlanSubqueries(BindState* state, ExprPtr* expr, LogicalOpPtr* root) {
   std::function<void(ExprPtr*)> walk = [&](ExprPtr* e) {
     if (!st.ok() || *e == nullptr) return;
     for (auto& c : (*e)->children) walk(&c);
-    if ((*e)->filter) walk(&(*e)->filter);
+    if (auto* agg = (*e)->TryAs<AggregateExpression>(); agg && agg->filter) walk(&agg->filter);
     if ((*e)->type != ExprType::kSubquery) return;
     SubqueryPlanner planner(state);
     auto r = planner.Plan(**e, root);
     if (!r.ok()) {
-      st = r.status().WithPosition((*e)->subquery->location);
+      st = r.status().WithPosition((*e)->As<SubqueryExpression>().subquery->location);
       return;
     }
     std::string alias = (*e)->alias;

@@ -10,7 +10,8 @@ namespace quiver::plan {
 namespace {
 
 JoinCondition Condition(TypeRef left, TypeRef right, std::string op) {
-  return {MakeColumnRef({0, 0}, std::move(left), "l"), MakeColumnRef({1, 0}, std::move(right), "r"), std::move(op)};
+  return {MakeColumnRef({0, 0}, std::move(left), "l"), MakeColumnRef({1, 0}, std::move(right), "r"),
+          std::move(op)};
 }
 
 TEST(PlannerJoinCondition, ToExpressionResolvesTheOperator) {
@@ -29,14 +30,15 @@ TEST(PlannerJoinCondition, ToExpressionConsumesWhenMoved) {
   JoinCondition c = Condition(utf8(), utf8(), "is not distinct from");
   auto e = std::move(c).ToExpression();
   ASSERT_TRUE(e.ok()) << e.status().ToString();
-  EXPECT_EQ((*e)->function.function->name, "is not distinct from");
+  EXPECT_EQ((*e)->As<FunctionExpression>().name(), "is not distinct from");
 }
 
 TEST(PlannerJoinCondition, ToExpressionReportsAnOperatorThatDoesNotResolve) {
   // No `<` between a boolean and a date: an error, never a null expression.
   auto e = Condition(boolean(), date32(), "<").ToExpression();
   ASSERT_FALSE(e.ok());
-  EXPECT_NE(e.status().message().find("operator does not exist"), std::string::npos) << e.status().ToString();
+  EXPECT_NE(e.status().message().find("operator does not exist"), std::string::npos)
+      << e.status().ToString();
 }
 
 }  // namespace

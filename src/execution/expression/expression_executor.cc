@@ -59,7 +59,8 @@ Status Prepare(Node* node, const Expression* e) {
   node->expr = e;
   switch (e->type) {
     case ExprType::kConstant: {
-      QUIVER_ASSIGN_OR_RAISE(node->constant, MakeArrayFromValue(e->value, 1));
+      QUIVER_ASSIGN_OR_RAISE(node->constant,
+                             MakeArrayFromValue(e->As<plan::ConstantExpression>().value, 1));
       break;
     }
     case ExprType::kIn: {
@@ -68,7 +69,7 @@ Status Prepare(Node* node, const Expression* e) {
         const Expression& item = *e->children[i];
         if (item.type != ExprType::kConstant)
           return Status::Invalid("IN list item is not constant");
-        const Value& v = item.value;
+        const Value& v = item.As<plan::ConstantExpression>().value;
         if (v.is_null()) {
           node->in_has_null = true;
           continue;
@@ -178,7 +179,7 @@ class Evaluator {
 };
 
 Result<EvalResult> Evaluator::EvalColumn(const Expression& e, const uint32_t* rows, int64_t n) {
-  const ArrayRef& col = chunk_.columns[static_cast<size_t>(e.index)];
+  const ArrayRef& col = chunk_.columns[static_cast<size_t>(e.As<plan::BoundRefExpression>().index)];
   EvalResult r;
   r.owned = col;
   const uint32_t* csel = chunk_.sel_data();
@@ -218,8 +219,9 @@ Result<EvalResult> Evaluator::Eval(Node* node, const uint32_t* rows, int64_t n) 
       }
       for (auto& a : args) refs.push_back(a.ref);
       KernelContext kctx{pool()};
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef out,
-                             e.function.function->kernel(kctx, refs, n, e.return_type));
+      QUIVER_ASSIGN_OR_RAISE(
+          ArrayRef out,
+          e.As<plan::FunctionExpression>().function.function->kernel(kctx, refs, n, e.return_type));
       return Owned(std::move(out));
     }
     case ExprType::kCast: {
@@ -458,7 +460,7 @@ Result<EvalResult> Evaluator::EvalCoalesce(Node* node, const uint32_t* rows, int
 }
 
 Result<EvalResult> Evaluator::EvalIn(Node* node, const uint32_t* rows, int64_t n) {
-  const Expression& e = *node->expr;
+  const bool negated = node->expr->As<plan::InExpression>().negated;
   QUIVER_ASSIGN_OR_RAISE(EvalResult probe, Eval(node->children[0].get(), rows, n));
   const VectorRef& v = probe.ref;
   QUIVER_ASSIGN_OR_RAISE(auto bits, kernels::AllocateBitmap(n, pool()));
@@ -503,12 +505,12 @@ Result<EvalResult> Evaluator::EvalIn(Node* node, const uint32_t* rows, int64_t n
     }
     if (found) {
       bit_util::SetBit(validity->mutable_data(), i);
-      if (!e.negated) bit_util::SetBit(bits->mutable_data(), i);
+      if (!negated) bit_util::SetBit(bits->mutable_data(), i);
     } else if (node->in_has_null) {
       ++nulls;
     } else {
       bit_util::SetBit(validity->mutable_data(), i);
-      if (e.negated) bit_util::SetBit(bits->mutable_data(), i);
+      if (negated) bit_util::SetBit(bits->mutable_data(), i);
     }
   }
   return Owned(ArrayData::Make(boolean(), n,
@@ -561,13 +563,14 @@ Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, u
       return static_cast<int64_t>(selected.size());
     }
     case ExprType::kConstant: {
-      const bool t = !e.value.is_null() && e.value.type()->id == TypeId::kBool && e.value.boolean();
+      const Value& v = e.As<plan::ConstantExpression>().value;
+      const bool t = !v.is_null() && v.type()->id == TypeId::kBool && v.boolean();
       if (!t) return 0;
       for (int64_t i = 0; i < n; ++i) out[i] = Abs(rows, i);
       return n;
     }
     case ExprType::kFunction:
-      if (e.function.function->select) {
+      if (e.As<plan::FunctionExpression>().function.function->select) {
         std::vector<EvalResult> args;
         std::vector<VectorRef> refs;
         for (auto& c : node->children) {
@@ -576,7 +579,9 @@ Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, u
         }
         for (auto& a : args) refs.push_back(a.ref);
         KernelContext kctx{pool()};
-        QUIVER_ASSIGN_OR_RAISE(int64_t k, e.function.function->select(kctx, refs, n, out));
+        QUIVER_ASSIGN_OR_RAISE(
+            int64_t k,
+            e.As<plan::FunctionExpression>().function.function->select(kctx, refs, n, out));
         if (rows != nullptr) {
           for (int64_t i = 0; i < k; ++i) out[i] = rows[out[i]];
         }

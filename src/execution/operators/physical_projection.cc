@@ -34,7 +34,8 @@ Result<OperatorResult> PhysicalProjection::Execute(ExecutionContext& ctx, DataCh
   for (const auto& e : exprs_) all_refs &= e->type == plan::ExprType::kBoundRef;
   if (all_refs) {
     for (const auto& e : exprs_)
-      out->columns.push_back(input.columns[static_cast<size_t>(e->index)]);
+      out->columns.push_back(
+          input.columns[static_cast<size_t>(e->As<plan::BoundRefExpression>().index)]);
     out->sel = input.sel;
     return OperatorResult::kNeedMoreInput;
   }
@@ -51,7 +52,8 @@ Result<OperatorResult> PhysicalProjection::Execute(ExecutionContext& ctx, DataCh
       for (size_t i = 0; i < exprs_.size(); ++i) {
         const auto& e = exprs_[i];
         if (e->type == plan::ExprType::kBoundRef) {
-          out->columns.push_back(input.columns[static_cast<size_t>(e->index)]);
+          out->columns.push_back(
+              input.columns[static_cast<size_t>(e->As<plan::BoundRefExpression>().index)]);
           continue;
         }
         QUIVER_ASSIGN_OR_RAISE(ArrayRef dense, s.executors[i]->ExecuteToArray(input));
@@ -66,9 +68,11 @@ Result<OperatorResult> PhysicalProjection::Execute(ExecutionContext& ctx, DataCh
   for (size_t i = 0; i < exprs_.size(); ++i) {
     const auto& e = exprs_[i];
     if (e->type == plan::ExprType::kBoundRef) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
-                             kernels::Gather(input.columns[static_cast<size_t>(e->index)],
-                                             input.sel_data(), input.num_rows, ctx.pool()));
+      QUIVER_ASSIGN_OR_RAISE(
+          ArrayRef a,
+          kernels::Gather(
+              input.columns[static_cast<size_t>(e->As<plan::BoundRefExpression>().index)],
+              input.sel_data(), input.num_rows, ctx.pool()));
       out->columns.push_back(std::move(a));
       continue;
     }

@@ -14,9 +14,10 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalOp
   // Columns the aggregate reads: groups, then each aggregate's arguments and filter.
   std::vector<const Expression*> needed;
   for (const auto& g : op.groups) needed.push_back(g.get());
-  for (const auto& a : op.expressions) {
-    for (const auto& arg : a->children) needed.push_back(arg.get());
-    if (a->filter) needed.push_back(a->filter.get());
+  for (const auto& e : op.expressions) {
+    const auto& a = e->As<plan::AggregateExpression>();
+    for (const auto& arg : a.children) needed.push_back(arg.get());
+    if (a.filter) needed.push_back(a.filter.get());
   }
   std::vector<int> pos;
   QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, needed, &pos));
@@ -25,18 +26,19 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalOp
   std::vector<int> groups;
   for (size_t i = 0; i < op.groups.size(); ++i) groups.push_back(pos[k++]);
   std::vector<AggregateSpec> specs;
-  for (const auto& a : op.expressions) {
+  for (const auto& e : op.expressions) {
+    const auto& a = e->As<plan::AggregateExpression>();
     AggregateSpec s;
-    s.function = a->aggregate;
-    for (size_t i = 0; i < a->children.size(); ++i) {
+    s.function = a.aggregate;
+    for (size_t i = 0; i < a.children.size(); ++i) {
       s.args.push_back(pos[k]);
       s.arg_types.push_back(in_types[static_cast<size_t>(pos[k])]);
       ++k;
     }
-    if (a->filter) s.filter = pos[k++];
-    s.distinct = a->distinct;
-    s.type = a->return_type;
-    s.name = a->ToString();
+    if (a.filter) s.filter = pos[k++];
+    s.distinct = a.distinct;
+    s.type = a.return_type;
+    s.name = a.ToString();
     specs.push_back(std::move(s));
   }
   auto agg =

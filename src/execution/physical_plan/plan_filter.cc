@@ -34,11 +34,11 @@ int ConjunctCost(const Expression& e) {
     }
     return is_string(*e.children[0]) ? 1 : 0;
   }
-  if (e.type != ExprType::kFunction || e.function.function == nullptr || e.children.size() != 2 ||
-      !is_input(*e.children[0]) || !is_input(*e.children[1])) {
+  if (e.type != ExprType::kFunction || e.children.size() != 2 || !is_input(*e.children[0]) ||
+      !is_input(*e.children[1])) {
     return 3;
   }
-  const std::string& name = e.function.function->name;
+  const std::string& name = e.As<plan::FunctionExpression>().name();
   if (name == "like" || name == "not like" || name == "ilike" || name == "not ilike") return 2;
   if (name == "=" || name == "<>" || name == "<" || name == "<=" || name == ">" || name == ">=") {
     return is_string(*e.children[0]) ? 1 : 0;

@@ -58,10 +58,11 @@ int SideOf(const Expression& e, const std::vector<ColumnBinding>& left,
            const std::vector<ColumnBinding>& right) {
   bool l = false, r = false, other = false;
   plan::VisitExpression(e, [&](const Expression& x) {
-    if (x.type != ExprType::kColumnRef || x.depth != 0) return;
-    if (plan::FindBinding(left, x.binding) >= 0) {
+    const auto* ref = plan::LocalColumnRef(x);
+    if (ref == nullptr) return;
+    if (plan::FindBinding(left, ref->binding) >= 0) {
       l = true;
-    } else if (plan::FindBinding(right, x.binding) >= 0) {
+    } else if (plan::FindBinding(right, ref->binding) >= 0) {
       r = true;
     } else {
       other = true;
@@ -74,8 +75,8 @@ int SideOf(const Expression& e, const std::vector<ColumnBinding>& left,
 }
 
 bool IsEquality(const Expression& e) {
-  return e.type == ExprType::kFunction && e.function.function && e.children.size() == 2 &&
-         (e.function.function->name == "=" || e.function.function->name == "is not distinct from");
+  return (plan::CallOf(e, "=") || plan::CallOf(e, "is not distinct from")) &&
+         e.children.size() == 2;
 }
 
 // A hash join's residual predicates bound to positions in (probe ++ build)
@@ -177,7 +178,7 @@ Status PhysicalPlanGenerator::SplitJoinPredicates(const LogicalOperator& op, Joi
         !jp->null_aware) {
       const int s0 = SideOf(*e->children[0], jp->lb, jp->rb),
                 s1 = SideOf(*e->children[1], jp->lb, jp->rb);
-      const bool nulls_equal = e->function.function->name == "is not distinct from";
+      const bool nulls_equal = plan::CallOf(*e, "is not distinct from") != nullptr;
       if (s0 == 0 && s1 == 1) {
         jp->keys.push_back({e->children[0].get(), e->children[1].get(), nulls_equal});
         continue;

@@ -27,8 +27,9 @@ void WireRuntimeFilter(PhysicalOperator* op, int col, const std::shared_ptr<Runt
     }
     if (auto* proj = dynamic_cast<PhysicalProjection*>(op)) {
       const plan::Expression& e = *proj->expressions()[static_cast<size_t>(col)];
-      if (e.type != plan::ExprType::kBoundRef) return;
-      col = e.index;
+      const auto* ref = e.TryAs<plan::BoundRefExpression>();
+      if (ref == nullptr) return;
+      col = ref->index;
       op = op->children()[0].get();
       continue;
     }
