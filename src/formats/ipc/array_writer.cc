@@ -267,6 +267,21 @@ flatbuffers::Offset<fb::RecordBatch> BodyWriter::Finish(flatbuffers::FlatBufferB
   return fb::CreateRecordBatch(fbb, length, nodes, buffer_vector, compression, variadic);
 }
 
+void CollectDictionaries(const ArrayData& array, int64_t* next_id,
+                         std::vector<std::pair<int64_t, ArrayRef>>* out) {
+  const DataType& type = *array.type;
+  if (type.id == TypeId::kDictionary) {
+    const int64_t id = (*next_id)++;
+    const ArrayRef& dict = array.dictionary;
+    if (dict != nullptr) {
+      for (const auto& child : dict->children) CollectDictionaries(*child, next_id, out);
+    }
+    out->emplace_back(id, dict);
+    return;
+  }
+  for (const auto& child : array.children) CollectDictionaries(*child, next_id, out);
+}
+
 Status BodyWriter::WriteBody(OutputStream* sink) const {
   static const uint8_t kZeros[8] = {};
   for (const auto& b : contents_) {

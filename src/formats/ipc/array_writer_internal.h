@@ -56,6 +56,9 @@ class BodyWriter {
   int64_t body_length() const { return body_length_; }
   // Writes the body bytes (with padding).
   Status WriteBody(OutputStream* sink) const;
+  // The body's buffers in order (null: empty), each to be followed by zero
+  // padding to a multiple of 8 bytes. REQUIRES: Finish() called.
+  const std::vector<std::shared_ptr<Buffer>>& buffers() const { return contents_; }
 
  private:
   Status AddBuffer(std::shared_ptr<Buffer> buffer);
@@ -75,5 +78,11 @@ class BodyWriter {
   std::vector<int64_t> variadic_counts_;
   int64_t body_length_ = 0;
 };
+
+// Collects the (id, dictionary) pairs of `array` in post-order, numbering
+// ids in pre-order exactly as SchemaToFlatbuffer does; *next_id starts at 0
+// for the first column of a batch and runs on across its columns.
+void CollectDictionaries(const ArrayData& array, int64_t* next_id,
+                         std::vector<std::pair<int64_t, ArrayRef>>* out);
 
 }  // namespace quiver::ipc::internal

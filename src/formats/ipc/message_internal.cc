@@ -44,13 +44,8 @@ Result<std::optional<DecodedMessage>> ReadMessageAt(const std::shared_ptr<Buffer
   }
   DecodedMessage msg;
   msg.offset = offset;
-  QUIVER_ASSIGN_OR_RAISE(msg.metadata, AlignedView(data, offset + prefix, len, pool));
-  flatbuffers::Verifier verifier(msg.metadata->data(), static_cast<size_t>(len),
-                                 kMaxNestingDepth * 2 + 16, kMaxFlatbufferTables);
-  if (!fb::VerifyMessageBuffer(verifier)) {
-    return Status::Invalid("message metadata is not a valid flatbuffer Message");
-  }
-  msg.message = fb::GetMessage(msg.metadata->data());
+  QUIVER_ASSIGN_OR_RAISE(msg.message,
+                         VerifyMessage(data, offset + prefix, len, pool, &msg.metadata));
   const int64_t body_len = msg.message->body_length();
   const int64_t body_start = offset + prefix + len;
   if (body_len < 0 || body_len > size - body_start) {
@@ -60,6 +55,21 @@ Result<std::optional<DecodedMessage>> ReadMessageAt(const std::shared_ptr<Buffer
   msg.body = data->Slice(body_start, body_len);
   msg.end = body_start + body_len;
   return std::optional<DecodedMessage>(std::move(msg));
+}
+
+Result<const fb::Message*> VerifyMessage(const std::shared_ptr<Buffer>& data, int64_t offset,
+                                         int64_t size, MemoryPool* pool,
+                                         std::shared_ptr<Buffer>* owner) {
+  if (size <= 0 || size > kMaxMetadataSize) {
+    return Status::Invalid("message metadata size {} invalid", size);
+  }
+  QUIVER_ASSIGN_OR_RAISE(*owner, AlignedView(data, offset, size, pool));
+  flatbuffers::Verifier verifier((*owner)->data(), static_cast<size_t>(size),
+                                 kMaxNestingDepth * 2 + 16, kMaxFlatbufferTables);
+  if (!fb::VerifyMessageBuffer(verifier)) {
+    return Status::Invalid("message metadata is not a valid flatbuffer Message");
+  }
+  return fb::GetMessage((*owner)->data());
 }
 
 Result<const fb::Footer*> VerifyFooter(const uint8_t* data, int64_t size, MemoryPool* pool,

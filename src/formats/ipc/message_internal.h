@@ -35,6 +35,13 @@ struct DecodedMessage {
 Result<std::optional<DecodedMessage>> ReadMessageAt(const std::shared_ptr<Buffer>& data,
                                                     int64_t offset, MemoryPool* pool);
 
+// Verifies `size` bytes of a flatbuffer Message, copying them to an aligned
+// buffer first when needed (flatbuffer accessors read scalars in place).
+// `*owner` keeps the verified bytes alive; the result points into it.
+Result<const fb::Message*> VerifyMessage(const std::shared_ptr<Buffer>& data, int64_t offset,
+                                         int64_t size, MemoryPool* pool,
+                                         std::shared_ptr<Buffer>* owner);
+
 // Verifies a standalone flatbuffer (e.g. a file footer), copying it to an
 // aligned buffer first when needed. `*owner` keeps the bytes alive.
 Result<const fb::Footer*> VerifyFooter(const uint8_t* data, int64_t size, MemoryPool* pool,

@@ -37,21 +37,6 @@ class CountingSink final : public OutputStream {
   int64_t position_ = 0;
 };
 
-// Collects (id, dictionary) pairs of `array` in post-order, numbering ids in
-// pre-order exactly as SchemaToFlatbuffer does.
-void CollectDictionaries(const ArrayData& array, int64_t* next_id,
-                         std::vector<std::pair<int64_t, ArrayRef>>* out) {
-  const DataType& type = *array.type;
-  if (type.id == TypeId::kDictionary) {
-    const int64_t id = (*next_id)++;
-    const ArrayRef& dict = array.dictionary;
-    for (const auto& child : dict->children) CollectDictionaries(*child, next_id, out);
-    out->emplace_back(id, dict);
-    return;
-  }
-  for (const auto& child : array.children) CollectDictionaries(*child, next_id, out);
-}
-
 // A dictionary or record batch message waiting for its body's compression.
 struct PendingMessage final : internal::CompressionJob {
   PendingMessage(internal::BodyWriter b, fb::MessageHeader t, int64_t n)
@@ -193,7 +178,7 @@ struct IpcWriter::Impl {
   Status WriteDictionaries(const RecordBatch& batch) {
     int64_t next_id = 0;
     std::vector<std::pair<int64_t, ArrayRef>> found;
-    for (const auto& col : batch.columns()) CollectDictionaries(*col, &next_id, &found);
+    for (const auto& col : batch.columns()) internal::CollectDictionaries(*col, &next_id, &found);
     for (auto& [id, dict] : found) {
       if (dict == nullptr) return Status::Invalid("dictionary array without dictionary values");
       auto it = dictionaries.find(id);
