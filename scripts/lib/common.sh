@@ -13,6 +13,7 @@ QUIVER_APT_PACKAGES=(
   libzstd-dev liblz4-dev zlib1g-dev libsnappy-dev libbrotli-dev libfast-float-dev libxxhash-dev
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
   libpg-query-dev libprotobuf-dev protobuf-compiler libssl-dev
+  libgrpc++-dev protobuf-compiler-grpc libsodium-dev
   clang libclang-rt-14-dev
   tzdata
 )

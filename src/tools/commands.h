@@ -33,4 +33,9 @@ CommandAction AddSqlCommand(CLI::App* app);
 // quiver slt FILE...: runs sqllogictest scripts and reports pass rates.
 CommandAction AddSltCommand(CLI::App* app);
 
+// quiver serve: an Arrow Flight SQL server (src/server).
+CommandAction AddServeCommand(CLI::App* app);
+// quiver passwd: adds a user with a hashed password to a users file.
+CommandAction AddPasswdCommand(CLI::App* app);
+
 }  // namespace quiver::cli

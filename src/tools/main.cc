@@ -49,6 +49,8 @@ int Main(int argc, char** argv) {
   add(&quiver::cli::AddParquetMetaCommand);
   add(&quiver::cli::AddGenCommand);
   add(&quiver::cli::AddSltCommand);
+  add(&quiver::cli::AddServeCommand);
+  add(&quiver::cli::AddPasswdCommand);
 
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show help for quiver or one of its commands");

@@ -1,0 +1,526 @@
+// Flight SQL semantics: GetFlightInfo, GetSchema, DoGet tickets (handler.h).
+// Actions live in handler_actions.cc, DoPut in handler_put.cc.
+#include "server/handler.h"
+
+#include <chrono>
+#include <utility>
+
+#include "formats/ipc/message_codec.h"
+#include "server/metadata.h"
+#include "sql/parser.h"
+
+#ifndef QUIVER_VERSION
+#define QUIVER_VERSION "unknown"
+#endif
+
+namespace quiver::server {
+
+namespace {
+
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+int64_t RowsOf(const std::vector<RecordBatchRef>& batches) {
+  int64_t n = 0;
+  for (const auto& b : batches) n += b->num_rows();
+  return n;
+}
+
+}  // namespace
+
+// Runs an execution for DoGet: its statement once per parameter row (or its
+// precomputed batches), batch by batch; big batches leave as slices.
+class ExecutionStream final : public TicketStream {
+ public:
+  ExecutionStream(Handler* handler, std::shared_ptr<Execution> e, std::string user)
+      : handler_(handler), e_(std::move(e)), user_(std::move(user)) {
+    start_ = std::chrono::steady_clock::now();
+    id_ = handler_->log_->NextQueryId();
+  }
+  ~ExecutionStream() override { Close(); }
+
+  Status Open() {
+    if (e_->query == nullptr) {
+      schema_ = e_->schema;
+      return Status::OK();
+    }
+    QUIVER_RETURN_NOT_OK(StartNext());
+    schema_ = stream_ ? stream_->schema() : e_->query->result_schema();
+    return Status::OK();
+  }
+
+  const SchemaRef& schema() const override { return schema_; }
+
+  Status Next(RecordBatchRef* out) override {
+    *out = nullptr;
+    for (;;) {
+      if (pending_ != nullptr) {
+        const int64_t max = handler_->options_.max_batch_rows;
+        if (pending_->num_rows() - pending_offset_ <= max && pending_offset_ == 0) {
+          *out = std::move(pending_);
+        } else {
+          const int64_t n = std::min(max, pending_->num_rows() - pending_offset_);
+          *out = pending_->Slice(pending_offset_, n);
+          pending_offset_ += n;
+          if (pending_offset_ >= pending_->num_rows()) pending_ = nullptr;
+        }
+        rows_ += (*out)->num_rows();
+        return Status::OK();
+      }
+      if (e_->query == nullptr) {
+        if (next_batch_ >= e_->batches.size()) return Status::OK();
+        if (e_->cancel->cancelled()) return Cancelled();
+        pending_ = e_->batches[next_batch_++];
+        pending_offset_ = 0;
+        continue;
+      }
+      if (stream_ == nullptr) return Status::OK();
+      RecordBatchRef batch;
+      Status st = stream_->Next(&batch);
+      if (!st.ok())
+        return st.code() == StatusCode::kCancelled && e_->cancel->cancelled() ? Cancelled() : st;
+      if (batch == nullptr) {
+        Close();
+        QUIVER_RETURN_NOT_OK(StartNext());
+        continue;
+      }
+      if (batch->num_columns() != schema_->num_fields()) {
+        return Status::Invalid("parameter rows produce results of different shapes");
+      }
+      for (int i = 0; i < batch->num_columns(); ++i) {
+        if (!batch->column(i)->type->Equals(*schema_->field(i)->type)) {
+          return Status::Invalid(
+              "parameter rows produce different result types for column \"{}\" ({} and {})",
+              schema_->field(i)->name, schema_->field(i)->type->ToString(),
+              batch->column(i)->type->ToString());
+        }
+      }
+      pending_ = RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+      pending_offset_ = 0;
+    }
+  }
+
+  void Cancel() override { e_->cancel->Cancel(); }
+
+  void Finish(int64_t bytes_sent, const Status& outcome) override {
+    Close();
+    QueryRecord r;
+    r.id = id_;
+    r.user = user_;
+    r.sql = e_->sql;
+    r.rows = rows_;
+    r.bytes = bytes_sent;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    r.outcome = outcome;
+    handler_->log_->Query(r);
+  }
+
+ private:
+  static Status Cancelled() { return Status::Cancelled("canceling statement due to user request"); }
+
+  // Starts the statement for the next parameter row; none left: stream_ null.
+  Status StartNext() {
+    const ParameterRows& rows = e_->parameters;
+    if (rows.empty() ? started_ > 0 : started_ >= rows.size()) return Status::OK();
+    static const std::vector<Value> kNone;
+    const std::vector<Value>& params = rows.empty() ? kNone : rows[started_];
+    ++started_;
+    if (e_->cancel->cancelled()) return Cancelled();
+    QUIVER_ASSIGN_OR_RAISE(stream_, e_->query->Execute(params, handler_->StatementOptions()));
+    if (!e_->cancel->Register(stream_.get())) {
+      stream_.reset();
+      return Cancelled();
+    }
+    return Status::OK();
+  }
+
+  void Close() {
+    if (stream_ != nullptr) {
+      e_->cancel->Unregister(stream_.get());
+      stream_.reset();
+    }
+  }
+
+  Handler* handler_;
+  std::shared_ptr<Execution> e_;
+  std::string user_;
+  SchemaRef schema_;
+  std::unique_ptr<BatchStream> stream_;
+  size_t started_ = 0;
+  size_t next_batch_ = 0;
+  RecordBatchRef pending_;
+  int64_t pending_offset_ = 0;
+  int64_t rows_ = 0;
+  int64_t id_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+Handler::Handler(const FlightServerOptions& options, std::shared_ptr<SqlBackend> backend,
+                 QueryLog* log)
+    : options_(options), backend_(std::move(backend)), log_(log) {}
+
+ExecOptions Handler::StatementOptions() const {
+  ExecOptions o;
+  if (options_.query_timeout.count() > 0) {
+    o.deadline = std::chrono::steady_clock::now() + options_.query_timeout;
+  }
+  o.memory_limit = options_.memory_limit;
+  o.read_only = options_.read_only;
+  o.data_dirs = options_.data_dirs;
+  return o;
+}
+
+Result<std::shared_ptr<PreparedQuery>> Handler::Prepare(const std::string& sql) {
+  // JDBC and ADBC users write ? placeholders; the engine takes $n.
+  int count = 0;
+  const std::string rewritten = sql::RewritePlaceholders(sql, &count);
+  return backend_->Prepare(count > 0 ? rewritten : sql);
+}
+
+Result<int64_t> Handler::RunCommand(const Caller& caller, const PreparedQuery& query,
+                                    const std::string& sql, const ParameterRows& rows) {
+  const auto start = std::chrono::steady_clock::now();
+  QueryRecord r;
+  r.id = log_->NextQueryId();
+  r.user = caller.user;
+  r.sql = sql;
+  int64_t affected = -1;
+  auto run = [&]() -> Status {
+    static const std::vector<Value> kNone;
+    const size_t n = rows.empty() ? 1 : rows.size();
+    for (size_t i = 0; i < n; ++i) {
+      QUIVER_ASSIGN_OR_RAISE(auto stream,
+                             query.Execute(rows.empty() ? kNone : rows[i], StatementOptions()));
+      for (;;) {
+        RecordBatchRef batch;
+        QUIVER_RETURN_NOT_OK(stream->Next(&batch));
+        if (batch == nullptr) break;
+        r.rows += batch->num_rows();
+      }
+      if (stream->rows_affected() >= 0)
+        affected = std::max<int64_t>(affected, 0) + stream->rows_affected();
+    }
+    return Status::OK();
+  };
+  r.outcome = run();
+  if (affected > 0) r.rows = affected;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log_->Query(r);
+  QUIVER_RETURN_NOT_OK(r.outcome);
+  return affected;
+}
+
+Result<pb::FlightInfo> Handler::InfoFor(std::shared_ptr<Execution> e,
+                                        const pb::FlightDescriptor& d) {
+  QUIVER_ASSIGN_OR_RAISE(e, registry_.AddExecution(std::move(e)));
+  pb::FlightInfo info;
+  const SchemaRef& schema = e->query ? e->query->result_schema() : e->schema;
+  info.set_schema(ipc::SerializeSchema(*schema));
+  *info.mutable_flight_descriptor() = d;
+  sqlpb::TicketStatementQuery ticket;
+  ticket.set_statement_handle(e->handle);
+  pb::FlightEndpoint* endpoint = info.add_endpoint();
+  endpoint->mutable_ticket()->set_ticket(PackAny(ticket));
+  info.set_total_records(e->query ? -1 : RowsOf(e->batches));
+  info.set_total_bytes(-1);
+  info.set_ordered(true);
+  return info;
+}
+
+Result<pb::FlightInfo> Handler::StatementInfo(const Caller& caller, const std::string& sql,
+                                              const pb::FlightDescriptor& d) {
+  QUIVER_ASSIGN_OR_RAISE(auto query, Prepare(sql));
+  auto e = std::make_shared<Execution>();
+  e->user = caller.user;
+  e->sql = sql;
+  if (!query->returns_rows()) {
+    // Commands run now; the ticket fetches their (empty) result.
+    QUIVER_RETURN_NOT_OK(RunCommand(caller, *query, sql, {}).status());
+    e->schema = query->result_schema();
+    return InfoFor(std::move(e), d);
+  }
+  if (query->num_parameters() > 0) {
+    return Status::Invalid(
+        "the statement has {} parameter(s); prepare it and bind values (DoPut) to run it",
+        query->num_parameters());
+  }
+  e->query = std::move(query);
+  return InfoFor(std::move(e), d);
+}
+
+Result<pb::FlightInfo> Handler::PreparedInfo(const Caller& caller, const std::string& handle,
+                                             const pb::FlightDescriptor& d) {
+  std::shared_ptr<Prepared> p = registry_.FindPrepared(handle, caller.user);
+  if (p == nullptr) return Status::Invalid("unknown or closed prepared statement handle");
+  ParameterRows rows = registry_.GetParameters(*p);
+  const int expected = p->query->num_parameters();
+  if (expected > 0 && rows.empty()) {
+    return Status::Invalid("the statement has {} parameter(s) but no values were bound", expected);
+  }
+  for (const auto& row : rows) {
+    if (static_cast<int>(row.size()) != expected) {
+      return Status::Invalid("the statement has {} parameter(s), {} values were bound per row",
+                             expected, row.size());
+    }
+  }
+  auto e = std::make_shared<Execution>();
+  e->user = caller.user;
+  e->sql = p->sql;
+  if (!p->query->returns_rows()) {
+    QUIVER_RETURN_NOT_OK(RunCommand(caller, *p->query, p->sql, rows).status());
+    e->schema = p->query->result_schema();
+    return InfoFor(std::move(e), d);
+  }
+  e->query = p->query;
+  e->parameters = std::move(rows);
+  return InfoFor(std::move(e), d);
+}
+
+Result<std::shared_ptr<Execution>> Handler::MetadataResult(const Caller& caller,
+                                                           const Command& cmd) {
+  auto e = std::make_shared<Execution>();
+  e->user = caller.user;
+  e->sql = cmd.name;
+  RecordBatchRef batch;
+  switch (cmd.kind) {
+    case CommandKind::kGetCatalogs: {
+      QUIVER_ASSIGN_OR_RAISE(batch, CatalogsBatch());
+      break;
+    }
+    case CommandKind::kGetDbSchemas: {
+      sqlpb::CommandGetDbSchemas c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      QUIVER_ASSIGN_OR_RAISE(batch, DbSchemasBatch(c));
+      break;
+    }
+    case CommandKind::kGetTables: {
+      sqlpb::CommandGetTables c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      QUIVER_ASSIGN_OR_RAISE(batch, TablesBatch(c, backend_->ListTables()));
+      break;
+    }
+    case CommandKind::kGetTableTypes: {
+      QUIVER_ASSIGN_OR_RAISE(batch, TableTypesBatch());
+      break;
+    }
+    case CommandKind::kGetSqlInfo: {
+      sqlpb::CommandGetSqlInfo c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      SqlInfoContext ctx;
+      ctx.version = QUIVER_VERSION;
+      ctx.read_only = options_.read_only;
+      ctx.max_connections = options_.max_connections;
+      QUIVER_ASSIGN_OR_RAISE(
+          batch, SqlInfoBatch(std::vector<uint32_t>(c.info().begin(), c.info().end()), ctx));
+      break;
+    }
+    case CommandKind::kGetXdbcTypeInfo: {
+      sqlpb::CommandGetXdbcTypeInfo c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      QUIVER_ASSIGN_OR_RAISE(
+          batch, XdbcTypeInfoBatch(c.has_data_type() ? std::optional<int32_t>(c.data_type())
+                                                     : std::nullopt));
+      break;
+    }
+    case CommandKind::kGetPrimaryKeys: {
+      sqlpb::CommandGetPrimaryKeys c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      QUIVER_ASSIGN_OR_RAISE(batch, EmptyBatch(PrimaryKeysSchema()));
+      break;
+    }
+    case CommandKind::kGetExportedKeys:
+    case CommandKind::kGetImportedKeys:
+    case CommandKind::kGetCrossReference: {
+      QUIVER_ASSIGN_OR_RAISE(batch, EmptyBatch(ForeignKeysSchema()));
+      break;
+    }
+    default:
+      return Status::UnknownError("not a metadata command: {}", cmd.name);
+  }
+  e->schema = batch->schema();
+  e->batches.push_back(std::move(batch));
+  return e;
+}
+
+namespace {
+
+bool IsMetadata(CommandKind k) {
+  switch (k) {
+    case CommandKind::kGetCatalogs:
+    case CommandKind::kGetDbSchemas:
+    case CommandKind::kGetTables:
+    case CommandKind::kGetTableTypes:
+    case CommandKind::kGetSqlInfo:
+    case CommandKind::kGetXdbcTypeInfo:
+    case CommandKind::kGetPrimaryKeys:
+    case CommandKind::kGetExportedKeys:
+    case CommandKind::kGetImportedKeys:
+    case CommandKind::kGetCrossReference:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status NotForGetFlightInfo(const Command& cmd) {
+  switch (cmd.kind) {
+    case CommandKind::kStatementUpdate:
+    case CommandKind::kPreparedStatementUpdate:
+    case CommandKind::kStatementIngest:
+      return Status::Invalid("{} is sent with DoPut, not GetFlightInfo", cmd.name);
+    case CommandKind::kTicketStatementQuery:
+      return Status::Invalid("{} is a ticket for DoGet, not a command", cmd.name);
+    case CommandKind::kStatementSubstraitPlan:
+      return Status::Unsupported("Substrait plans (send SQL text)");
+    default:
+      return Status::Unsupported("Flight SQL command {}", cmd.name);
+  }
+}
+
+// A path descriptor names a table: ["readings"] -> SELECT * FROM "readings".
+Result<std::string> PathQuery(const pb::FlightDescriptor& d) {
+  if (d.path_size() != 1 || d.path(0).empty()) {
+    return Status::Invalid("a path descriptor must hold one table name, got {} elements",
+                           d.path_size());
+  }
+  return "SELECT * FROM " + QuoteIdentifier(d.path(0));
+}
+
+}  // namespace
+
+Result<pb::FlightInfo> Handler::GetFlightInfo(const Caller& caller, const pb::FlightDescriptor& d) {
+  if (d.type() == pb::FlightDescriptor::PATH) {
+    QUIVER_ASSIGN_OR_RAISE(std::string sql, PathQuery(d));
+    return StatementInfo(caller, sql, d);
+  }
+  if (d.type() != pb::FlightDescriptor::CMD) {
+    return Status::Invalid("flight descriptor of unknown type {}", static_cast<int>(d.type()));
+  }
+  QUIVER_ASSIGN_OR_RAISE(Command cmd, DecodeCommand(d.cmd(), /*allow_sql_text=*/true));
+  switch (cmd.kind) {
+    case CommandKind::kSqlText:
+      return StatementInfo(caller, cmd.sql, d);
+    case CommandKind::kStatementQuery: {
+      sqlpb::CommandStatementQuery q;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&q));
+      return StatementInfo(caller, q.query(), d);
+    }
+    case CommandKind::kPreparedStatementQuery: {
+      sqlpb::CommandPreparedStatementQuery q;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&q));
+      return PreparedInfo(caller, q.prepared_statement_handle(), d);
+    }
+    default:
+      break;
+  }
+  if (IsMetadata(cmd.kind)) {
+    QUIVER_ASSIGN_OR_RAISE(auto e, MetadataResult(caller, cmd));
+    return InfoFor(std::move(e), d);
+  }
+  return NotForGetFlightInfo(cmd);
+}
+
+Result<pb::SchemaResult> Handler::GetSchema(const Caller& caller, const pb::FlightDescriptor& d) {
+  pb::SchemaResult out;
+  auto query_schema = [&](const std::string& sql) -> Status {
+    QUIVER_ASSIGN_OR_RAISE(auto query, Prepare(sql));
+    out.set_schema(ipc::SerializeSchema(*query->result_schema()));
+    return Status::OK();
+  };
+  if (d.type() == pb::FlightDescriptor::PATH) {
+    QUIVER_ASSIGN_OR_RAISE(std::string sql, PathQuery(d));
+    QUIVER_RETURN_NOT_OK(query_schema(sql));
+    return out;
+  }
+  QUIVER_ASSIGN_OR_RAISE(Command cmd, DecodeCommand(d.cmd(), /*allow_sql_text=*/true));
+  switch (cmd.kind) {
+    case CommandKind::kSqlText:
+      QUIVER_RETURN_NOT_OK(query_schema(cmd.sql));
+      return out;
+    case CommandKind::kStatementQuery: {
+      sqlpb::CommandStatementQuery q;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&q));
+      QUIVER_RETURN_NOT_OK(query_schema(q.query()));
+      return out;
+    }
+    case CommandKind::kPreparedStatementQuery: {
+      sqlpb::CommandPreparedStatementQuery q;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&q));
+      auto p = registry_.FindPrepared(q.prepared_statement_handle(), caller.user);
+      if (p == nullptr) return Status::Invalid("unknown or closed prepared statement handle");
+      out.set_schema(ipc::SerializeSchema(*p->query->result_schema()));
+      return out;
+    }
+    case CommandKind::kGetCatalogs:
+      out.set_schema(ipc::SerializeSchema(*CatalogsSchema()));
+      return out;
+    case CommandKind::kGetDbSchemas:
+      out.set_schema(ipc::SerializeSchema(*DbSchemasSchema()));
+      return out;
+    case CommandKind::kGetTables: {
+      sqlpb::CommandGetTables c;
+      QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
+      out.set_schema(ipc::SerializeSchema(*TablesSchema(c.include_schema())));
+      return out;
+    }
+    case CommandKind::kGetTableTypes:
+      out.set_schema(ipc::SerializeSchema(*TableTypesSchema()));
+      return out;
+    case CommandKind::kGetSqlInfo:
+      out.set_schema(ipc::SerializeSchema(*SqlInfoSchema()));
+      return out;
+    case CommandKind::kGetXdbcTypeInfo:
+      out.set_schema(ipc::SerializeSchema(*XdbcTypeInfoSchema()));
+      return out;
+    case CommandKind::kGetPrimaryKeys:
+      out.set_schema(ipc::SerializeSchema(*PrimaryKeysSchema()));
+      return out;
+    case CommandKind::kGetExportedKeys:
+    case CommandKind::kGetImportedKeys:
+    case CommandKind::kGetCrossReference:
+      out.set_schema(ipc::SerializeSchema(*ForeignKeysSchema()));
+      return out;
+    default:
+      return NotForGetFlightInfo(cmd);
+  }
+}
+
+Result<std::unique_ptr<TicketStream>> Handler::OpenTicket(const Caller& caller,
+                                                          std::string_view ticket) {
+  QUIVER_ASSIGN_OR_RAISE(Command cmd, DecodeCommand(ticket, /*allow_sql_text=*/false));
+  if (cmd.kind != CommandKind::kTicketStatementQuery) {
+    return Status::Invalid("ticket holds {}, not a TicketStatementQuery", cmd.name);
+  }
+  sqlpb::TicketStatementQuery t;
+  QUIVER_RETURN_NOT_OK(cmd.Unpack(&t));
+  std::shared_ptr<Execution> e = registry_.FindExecution(t.statement_handle(), caller.user);
+  if (e == nullptr) return Status::Invalid("unknown or expired ticket");
+  auto stream = std::make_unique<ExecutionStream>(this, std::move(e), caller.user);
+  Status st = stream->Open();
+  if (!st.ok()) {
+    stream->Finish(0, st);
+    return st;
+  }
+  return std::unique_ptr<TicketStream>(std::move(stream));
+}
+
+void Handler::EndSession(const std::shared_ptr<Session>& session) {
+  if (session == nullptr) return;
+  std::vector<std::string> tables;
+  {
+    std::lock_guard<std::mutex> lock(session->mu);
+    tables.swap(session->temporary_tables);
+  }
+  for (const auto& t : tables) {
+    Status st = backend_->DropTemporary(t);
+    if (!st.ok()) log_->Info("could not drop temporary table " + t + ": " + st.message());
+  }
+}
+
+}  // namespace quiver::server

@@ -1,0 +1,97 @@
+// gRPC glue: authentication, status mapping, zero-copy byte buffers.
+#include "server/rpc_util.h"
+
+#include <cstring>
+#include <utility>
+
+namespace quiver::server {
+namespace {
+
+std::string HeaderValue(grpc::ServerContextBase* ctx, const char* key) {
+  const auto& md = ctx->client_metadata();
+  auto it = md.find(key);
+  if (it == md.end()) return "";
+  return std::string(it->second.data(), it->second.size());
+}
+
+void ReleaseBuffer(void* user_data) { delete static_cast<std::shared_ptr<Buffer>*>(user_data); }
+void ReleaseString(void* user_data) { delete static_cast<std::string*>(user_data); }
+void ReleaseSlice(const void* p) { delete static_cast<const grpc::Slice*>(p); }
+
+}  // namespace
+
+std::string PeerOf(grpc::ServerContextBase* ctx) { return ctx->peer(); }
+
+grpc::Status AuthenticateCall(ServiceContext* s, grpc::ServerContextBase* ctx, Caller* caller) {
+  auto id = s->auth->Authenticate(HeaderValue(ctx, "authorization"));
+  if (!id.ok()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, id.status().message());
+  caller->user = id->user;
+  caller->peer = PeerOf(ctx);
+  caller->session = id->session.empty() ? "peer:" + caller->peer : "session:" + id->session;
+  if (!id->new_token.empty()) ctx->AddInitialMetadata("authorization", "Bearer " + id->new_token);
+  return grpc::Status::OK;
+}
+
+grpc::Status ToGrpcStatus(grpc::ServerContextBase* ctx, const Status& st) {
+  if (st.ok()) return grpc::Status::OK;
+  grpc::StatusCode code;
+  switch (st.code()) {
+    case StatusCode::kNotImplemented:
+      code = grpc::StatusCode::UNIMPLEMENTED;
+      break;
+    case StatusCode::kOutOfMemory:
+      code = grpc::StatusCode::RESOURCE_EXHAUSTED;
+      break;
+    case StatusCode::kCancelled:
+      code = st.message().find("statement timeout") != std::string::npos
+                 ? grpc::StatusCode::DEADLINE_EXCEEDED
+                 : grpc::StatusCode::CANCELLED;
+      break;
+    case StatusCode::kUnknown:
+      code = grpc::StatusCode::INTERNAL;
+      break;
+    default:  // SQL and input errors
+      code = grpc::StatusCode::INVALID_ARGUMENT;
+      break;
+  }
+  return grpc::Status(code, st.message());
+}
+
+grpc::ByteBuffer ToByteBuffer(std::vector<WirePiece>&& pieces) {
+  std::vector<grpc::Slice> slices;
+  slices.reserve(pieces.size());
+  for (WirePiece& p : pieces) {
+    if (p.buffer != nullptr) {
+      if (p.buffer->size() == 0) continue;
+      auto* ref = new std::shared_ptr<Buffer>(std::move(p.buffer));
+      slices.emplace_back(const_cast<uint8_t*>((*ref)->data()), static_cast<size_t>((*ref)->size()),
+                          &ReleaseBuffer, ref);
+    } else if (!p.bytes.empty()) {
+      auto* owned = new std::string(std::move(p.bytes));
+      slices.emplace_back(owned->data(), owned->size(), &ReleaseString, owned);
+    }
+  }
+  return grpc::ByteBuffer(slices.data(), slices.size());
+}
+
+Result<std::shared_ptr<Buffer>> FromByteBuffer(const grpc::ByteBuffer& buffer) {
+  grpc::Slice single;
+  if (buffer.TrySingleSlice(&single).ok()) {
+    auto* owner = new grpc::Slice(std::move(single));
+    std::shared_ptr<const void> keep(owner, &ReleaseSlice);
+    return std::make_shared<Buffer>(owner->begin(), static_cast<int64_t>(owner->size()),
+                                    std::move(keep));
+  }
+  std::vector<grpc::Slice> slices;
+  if (!buffer.Dump(&slices).ok()) return Status::Invalid("unreadable message");
+  QUIVER_ASSIGN_OR_RAISE(auto out, MutableBuffer::Allocate(static_cast<int64_t>(buffer.Length())));
+  int64_t pos = 0;
+  for (const auto& s : slices) {
+    std::memcpy(out->mutable_data() + pos, s.begin(), s.size());
+    pos += static_cast<int64_t>(s.size());
+  }
+  out->ZeroPadding();
+  return std::shared_ptr<Buffer>(std::move(out));
+}
+
+}  // namespace quiver::server
