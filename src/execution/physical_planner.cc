@@ -46,52 +46,42 @@ Result<PhysicalOpPtr> CreatePhysicalPlan(const LogicalOperator& root,
 namespace internal {
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::Plan(const LogicalOperator& op) {
-  Result<PhysicalOpPtr> out = Status::UnknownError("internal error: unknown logical operator");
+  QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr out, PlanOperator(op));
+  if (out->estimated_rows < 0) out->estimated_rows = op.estimated_rows;
+  return out;
+}
+
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator& op) {
   switch (op.type) {
     case LogicalOpType::kGet:
-      out = PlanGet(op);
-      break;
+      return PlanGet(op);
     case LogicalOpType::kDummyScan:
-      out = PlanDummyScan(op);
-      break;
+      return PlanDummyScan(op);
     case LogicalOpType::kEmpty:
-      out = PlanEmpty(op);
-      break;
+      return PlanEmpty(op);
     case LogicalOpType::kValues:
-      out = PlanValues(op);
-      break;
+      return PlanValues(op);
     case LogicalOpType::kFilter:
-      out = PlanFilter(op);
-      break;
+      return PlanFilter(op);
     case LogicalOpType::kProjection:
-      out = PlanProjection(op);
-      break;
+      return PlanProjection(op);
     case LogicalOpType::kAggregate:
-      out = PlanAggregate(op);
-      break;
+      return PlanAggregate(op);
     case LogicalOpType::kDistinct:
-      out = PlanDistinct(op);
-      break;
+      return PlanDistinct(op);
     case LogicalOpType::kJoin:
     case LogicalOpType::kCrossProduct:
-      out = PlanJoin(op);
-      break;
+      return PlanJoin(op);
     case LogicalOpType::kOrder:
-      out = PlanOrder(op, -1, 0);
-      break;
+      return PlanOrder(op, -1, 0);
     case LogicalOpType::kTopN:
-      out = PlanOrder(op, op.limit, op.offset);
-      break;
+      return PlanOrder(op, op.limit, op.offset);
     case LogicalOpType::kLimit:
-      out = PlanLimit(op);
-      break;
+      return PlanLimit(op);
     case LogicalOpType::kSetOp:
-      out = PlanSetOperation(op);
-      break;
+      return PlanSetOperation(op);
   }
-  QUIVER_RETURN_NOT_OK(out.status());
-  if ((*out)->estimated_rows < 0) (*out)->estimated_rows = op.estimated_rows;
-  return out;
+  return Status::UnknownError("internal error: unknown logical operator");
 }
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::Project(

@@ -13,13 +13,6 @@
 
 namespace quiver::optimizer {
 
-using plan::Expression;
-using plan::ExprPtr;
-using plan::ExprType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 bool IsBool(const Expression& e, bool v) {

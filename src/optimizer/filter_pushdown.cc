@@ -20,15 +20,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::Expression;
-using plan::ExprPtr;
-using plan::ExprType;
-using plan::JoinType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 bool HasVolatileOrSubquery(const Expression& e) { return e.IsVolatile() || e.HasSubquery(); }

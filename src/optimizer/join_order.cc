@@ -26,15 +26,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::Expression;
-using plan::ExprPtr;
-using plan::ExprType;
-using plan::JoinType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 double Selectivity(const Expression& e) {

@@ -10,15 +10,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::Expression;
-using plan::ExprPtr;
-using plan::ExprType;
-using plan::JoinType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 void CountRefs(const LogicalOperator& op, std::map<ColumnBinding, int>* counts) {

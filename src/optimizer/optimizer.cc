@@ -5,11 +5,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::Expression;
-using plan::ExprPtr;
-using plan::LogicalOpPtr;
-
 void CollectOutputBindings(const plan::LogicalOperator& op, std::vector<ColumnBinding>* out) {
   auto b = op.GetColumnBindings();
   out->insert(out->end(), b.begin(), b.end());

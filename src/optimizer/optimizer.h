@@ -32,6 +32,16 @@
 
 namespace quiver::optimizer {
 
+// The rules rewrite the planner's logical plans; they speak its vocabulary.
+using plan::ColumnBinding;
+using plan::Expression;
+using plan::ExprPtr;
+using plan::ExprType;
+using plan::JoinType;
+using plan::LogicalOperator;
+using plan::LogicalOpPtr;
+using plan::LogicalOpType;
+
 struct OptimizerOptions {
   std::vector<std::string> disabled;  // rule names (RuleNames()); an unknown name is an error
 };

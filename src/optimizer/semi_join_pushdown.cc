@@ -18,12 +18,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::JoinType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 bool IsSemiOrAnti(const LogicalOperator& op) {

@@ -23,14 +23,6 @@
 
 namespace quiver::optimizer {
 
-using plan::ColumnBinding;
-using plan::Expression;
-using plan::ExprType;
-using plan::JoinType;
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 // A candidate: `op`'s output column `binding` holds every value of the

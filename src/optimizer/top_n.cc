@@ -4,10 +4,6 @@
 
 namespace quiver::optimizer {
 
-using plan::LogicalOperator;
-using plan::LogicalOpPtr;
-using plan::LogicalOpType;
-
 namespace {
 
 void Rewrite(LogicalOpPtr* op) {

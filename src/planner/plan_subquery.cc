@@ -155,190 +155,22 @@ class DependentJoinPusher {
       return out;
     }
     switch (op->type) {
-      case LogicalOpType::kFilter: {
-        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
-        op->children[0] = std::move(child.op);
-        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
-        child.op = std::move(op);
-        return child;
-      }
-      case LogicalOpType::kProjection: {
-        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
-        op->children[0] = std::move(child.op);
-        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
-        Pushed out;
-        for (size_t i = 0; i < child.carried.size(); ++i) {
-          out.carried.push_back({op->table_index, static_cast<int>(op->expressions.size())});
-          op->expressions.push_back(
-              MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
-        }
-        out.op = std::move(op);
-        return out;
-      }
-      case LogicalOpType::kAggregate: {
-        const bool ungrouped = op->groups.empty();
-        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
-        op->children[0] = std::move(child.op);
-        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
-        for (auto& g : op->groups) Decorrelate(&g, child.carried, child.remap);
-        Pushed out;
-        const size_t first = op->groups.size();
-        for (size_t i = 0; i < child.carried.size(); ++i) {
-          op->groups.push_back(
-              MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
-          out.carried.push_back({op->group_index, static_cast<int>(first + i)});
-        }
-        if (!ungrouped) {
-          out.op = std::move(op);
-          return out;
-        }
-        // An aggregate without GROUP BY yields a row even for no input: keep
-        // that by a LEFT JOIN from D, with count() of no rows as 0.
-        BindingMap m;
-        LogicalOpPtr d = CopyFresh(*corr_.delim, state_, &m);
-        const auto d_cols = d->GetColumnBindings();
-        const int agg_index = op->aggregate_index;
-        std::vector<const AggregateFunction*> functions;
-        std::vector<TypeRef> agg_types;
-        for (const auto& a : op->expressions) {
-          functions.push_back(a->As<AggregateExpression>().aggregate);
-          agg_types.push_back(a->return_type);
-        }
-        auto join = MakeJoin(JoinType::kLeft, std::move(d), std::move(op));
-        for (size_t i = 0; i < d_cols.size(); ++i) {
-          join->conditions.push_back({MakeColumnRef(d_cols[i], corr_.columns[i].type),
-                                      MakeColumnRef(out.carried[i], corr_.columns[i].type),
-                                      "is not distinct from"});
-        }
-        auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
-        proj->table_index = state_->NewTableIndex();
-        for (size_t j = 0; j < functions.size(); ++j) {
-          ExprPtr ref = MakeColumnRef({agg_index, static_cast<int>(j)}, agg_types[j]);
-          const std::string& fname = functions[j] ? functions[j]->name : "";
-          if (fname == "count" || fname == "count_star") {
-            auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, agg_types[j]);
-            c->children.push_back(std::move(ref));
-            c->children.push_back(MakeConstant(Value::Int64(0)));
-            ref = std::move(c);
-          }
-          out.remap[{agg_index, static_cast<int>(j)}] = {proj->table_index, static_cast<int>(j)};
-          proj->expressions.push_back(std::move(ref));
-        }
-        std::vector<ColumnBinding> carried;
-        for (size_t i = 0; i < d_cols.size(); ++i) {
-          carried.push_back({proj->table_index, static_cast<int>(proj->expressions.size())});
-          proj->expressions.push_back(MakeColumnRef(d_cols[i], corr_.columns[i].type));
-        }
-        out.carried = std::move(carried);
-        proj->children.push_back(std::move(join));
-        out.op = std::move(proj);
-        return out;
-      }
-      case LogicalOpType::kDistinct: {
-        QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
-        op->children[0] = std::move(child.op);
-        for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
-        if (!op->expressions.empty()) {
-          for (size_t i = 0; i < child.carried.size(); ++i) {
-            op->expressions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type));
-          }
-        }
-        child.op = std::move(op);
-        return child;
-      }
-      case LogicalOpType::kOrder: {
+      case LogicalOpType::kFilter:
+        return PushFilter(std::move(op));
+      case LogicalOpType::kProjection:
+        return PushProjection(std::move(op));
+      case LogicalOpType::kAggregate:
+        return PushAggregate(std::move(op));
+      case LogicalOpType::kDistinct:
+        return PushDistinct(std::move(op));
+      case LogicalOpType::kOrder:
         // Row order inside a subquery without LIMIT means nothing.
         return Push(std::move(op->children[0]));
-      }
       case LogicalOpType::kJoin:
-      case LogicalOpType::kCrossProduct: {
-        const bool left_corr = HasCorrelation(op->children[0].get());
-        const bool right_corr = HasCorrelation(op->children[1].get());
-        if (op->type == LogicalOpType::kJoin &&
-            (op->join_type == JoinType::kRight || op->join_type == JoinType::kFull) && right_corr) {
-          return Status::Unsupported("correlated subquery inside a RIGHT/FULL join");
-        }
-        Pushed out;
-        if (left_corr || !right_corr) {
-          QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
-          op->children[0] = std::move(l.op);
-          out.carried = l.carried;
-          out.remap = l.remap;
-        }
-        if (right_corr) {
-          QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
-          op->children[1] = std::move(r.op);
-          for (const auto& [k, v] : r.remap) out.remap[k] = v;
-          if (out.carried.empty()) {
-            // Only the right side was correlated: for inner/cross joins its
-            // columns serve; semi/anti/mark joins hide the right side, so D
-            // must come in on the left as well.
-            const bool right_visible =
-                op->type == LogicalOpType::kCrossProduct || op->join_type == JoinType::kInner ||
-                op->join_type == JoinType::kLeft || op->join_type == JoinType::kSingle;
-            if (right_visible && op->join_type != JoinType::kLeft &&
-                op->join_type != JoinType::kSingle) {
-              out.carried = r.carried;
-            } else {
-              QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
-              op->children[0] = std::move(l.op);
-              out.carried = l.carried;
-              for (const auto& [k, v] : l.remap) out.remap[k] = v;
-              if (op->type == LogicalOpType::kCrossProduct) op->type = LogicalOpType::kJoin;
-              for (size_t i = 0; i < r.carried.size(); ++i) {
-                op->conditions.push_back({MakeColumnRef(out.carried[i], corr_.columns[i].type),
-                                          MakeColumnRef(r.carried[i], corr_.columns[i].type),
-                                          "is not distinct from"});
-              }
-            }
-          } else {
-            if (op->type == LogicalOpType::kCrossProduct) {
-              op->type = LogicalOpType::kJoin;
-              op->join_type = JoinType::kInner;
-            }
-            for (size_t i = 0; i < r.carried.size(); ++i) {
-              op->conditions.push_back({MakeColumnRef(out.carried[i], corr_.columns[i].type),
-                                        MakeColumnRef(r.carried[i], corr_.columns[i].type),
-                                        "is not distinct from"});
-            }
-          }
-        }
-        for (auto& c : op->conditions) {
-          Decorrelate(&c.left, out.carried, out.remap);
-          Decorrelate(&c.right, out.carried, out.remap);
-        }
-        for (auto& e : op->expressions) Decorrelate(&e, out.carried, out.remap);
-        out.op = std::move(op);
-        return out;
-      }
-      case LogicalOpType::kSetOp: {
-        QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
-        QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
-        // Both sides must end in projections that list the carried columns
-        // last; wrap each side to add them.
-        auto extend = [&](Pushed& side) {
-          auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
-          proj->table_index = state_->NewTableIndex();
-          const auto b = side.op->GetColumnBindings();
-          const auto t = side.op->GetTypes();
-          for (size_t i = 0; i < op->types.size(); ++i)
-            proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
-          for (size_t i = 0; i < side.carried.size(); ++i) {
-            proj->expressions.push_back(MakeColumnRef(side.carried[i], corr_.columns[i].type));
-          }
-          proj->children.push_back(std::move(side.op));
-          return proj;
-        };
-        op->children[0] = extend(l);
-        op->children[1] = extend(r);
-        Pushed out;
-        for (size_t i = 0; i < corr_.columns.size(); ++i) {
-          out.carried.push_back({op->table_index, static_cast<int>(op->types.size())});
-          op->types.push_back(corr_.columns[i].type);
-        }
-        out.op = std::move(op);
-        return out;
-      }
+      case LogicalOpType::kCrossProduct:
+        return PushJoin(std::move(op));
+      case LogicalOpType::kSetOp:
+        return PushSetOperation(std::move(op));
       case LogicalOpType::kLimit:
       case LogicalOpType::kTopN:
         return Status::Unsupported("LIMIT in a correlated subquery");
@@ -348,6 +180,199 @@ class DependentJoinPusher {
   }
 
  private:
+  Result<Pushed> PushFilter(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+    child.op = std::move(op);
+    return child;
+  }
+
+  // The projection passes the carried columns on as extra outputs.
+  Result<Pushed> PushProjection(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+    Pushed out;
+    for (size_t i = 0; i < child.carried.size(); ++i) {
+      out.carried.push_back({op->table_index, static_cast<int>(op->expressions.size())});
+      op->expressions.push_back(
+          MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
+    }
+    out.op = std::move(op);
+    return out;
+  }
+
+  // The carried columns become extra group keys.
+  Result<Pushed> PushAggregate(LogicalOpPtr op) {
+    const bool ungrouped = op->groups.empty();
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+    for (auto& g : op->groups) Decorrelate(&g, child.carried, child.remap);
+    Pushed out;
+    const size_t first = op->groups.size();
+    for (size_t i = 0; i < child.carried.size(); ++i) {
+      op->groups.push_back(
+          MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
+      out.carried.push_back({op->group_index, static_cast<int>(first + i)});
+    }
+    if (!ungrouped) {
+      out.op = std::move(op);
+      return out;
+    }
+    return KeepUngroupedRow(std::move(op), std::move(out));
+  }
+
+  // An aggregate without GROUP BY yields a row even for no input: keep
+  // that by a LEFT JOIN from D, with count() of no rows as 0. `out`: the
+  // aggregate, now grouped by the carried columns.
+  Result<Pushed> KeepUngroupedRow(LogicalOpPtr op, Pushed out) {
+    BindingMap m;
+    LogicalOpPtr d = CopyFresh(*corr_.delim, state_, &m);
+    const auto d_cols = d->GetColumnBindings();
+    const int agg_index = op->aggregate_index;
+    std::vector<const AggregateFunction*> functions;
+    std::vector<TypeRef> agg_types;
+    for (const auto& a : op->expressions) {
+      functions.push_back(a->As<AggregateExpression>().aggregate);
+      agg_types.push_back(a->return_type);
+    }
+    auto join = MakeJoin(JoinType::kLeft, std::move(d), std::move(op));
+    AddCarriedEqualities(join.get(), d_cols, out.carried);
+    auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+    proj->table_index = state_->NewTableIndex();
+    for (size_t j = 0; j < functions.size(); ++j) {
+      ExprPtr ref = MakeColumnRef({agg_index, static_cast<int>(j)}, agg_types[j]);
+      const std::string& fname = functions[j] ? functions[j]->name : "";
+      if (fname == "count" || fname == "count_star") {
+        auto c = std::make_unique<OperatorExpression>(ExprType::kCoalesce, agg_types[j]);
+        c->children.push_back(std::move(ref));
+        c->children.push_back(MakeConstant(Value::Int64(0)));
+        ref = std::move(c);
+      }
+      out.remap[{agg_index, static_cast<int>(j)}] = {proj->table_index, static_cast<int>(j)};
+      proj->expressions.push_back(std::move(ref));
+    }
+    std::vector<ColumnBinding> carried;
+    for (size_t i = 0; i < d_cols.size(); ++i) {
+      carried.push_back({proj->table_index, static_cast<int>(proj->expressions.size())});
+      proj->expressions.push_back(MakeColumnRef(d_cols[i], corr_.columns[i].type));
+    }
+    out.carried = std::move(carried);
+    proj->children.push_back(std::move(join));
+    out.op = std::move(proj);
+    return out;
+  }
+
+  Result<Pushed> PushDistinct(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+    if (!op->expressions.empty()) {
+      for (size_t i = 0; i < child.carried.size(); ++i) {
+        op->expressions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type));
+      }
+    }
+    child.op = std::move(op);
+    return child;
+  }
+
+  // D goes into the correlated side(s); when both sides are, the carried
+  // columns are joined (IS NOT DISTINCT FROM).
+  Result<Pushed> PushJoin(LogicalOpPtr op) {
+    const bool left_corr = HasCorrelation(op->children[0].get());
+    const bool right_corr = HasCorrelation(op->children[1].get());
+    if (op->type == LogicalOpType::kJoin &&
+        (op->join_type == JoinType::kRight || op->join_type == JoinType::kFull) && right_corr) {
+      return Status::Unsupported("correlated subquery inside a RIGHT/FULL join");
+    }
+    Pushed out;
+    if (left_corr || !right_corr) {
+      QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+      op->children[0] = std::move(l.op);
+      out.carried = l.carried;
+      out.remap = l.remap;
+    }
+    if (right_corr) {
+      QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
+      op->children[1] = std::move(r.op);
+      for (const auto& [k, v] : r.remap) out.remap[k] = v;
+      if (out.carried.empty()) {
+        // Only the right side was correlated: for inner/cross joins its
+        // columns serve; semi/anti/mark joins hide the right side, so D
+        // must come in on the left as well.
+        const bool right_visible =
+            op->type == LogicalOpType::kCrossProduct || op->join_type == JoinType::kInner ||
+            op->join_type == JoinType::kLeft || op->join_type == JoinType::kSingle;
+        if (right_visible && op->join_type != JoinType::kLeft &&
+            op->join_type != JoinType::kSingle) {
+          out.carried = r.carried;
+        } else {
+          QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+          op->children[0] = std::move(l.op);
+          out.carried = l.carried;
+          for (const auto& [k, v] : l.remap) out.remap[k] = v;
+          if (op->type == LogicalOpType::kCrossProduct) op->type = LogicalOpType::kJoin;
+          AddCarriedEqualities(op.get(), out.carried, r.carried);
+        }
+      } else {
+        if (op->type == LogicalOpType::kCrossProduct) {
+          op->type = LogicalOpType::kJoin;
+          op->join_type = JoinType::kInner;
+        }
+        AddCarriedEqualities(op.get(), out.carried, r.carried);
+      }
+    }
+    for (auto& c : op->conditions) {
+      Decorrelate(&c.left, out.carried, out.remap);
+      Decorrelate(&c.right, out.carried, out.remap);
+    }
+    for (auto& e : op->expressions) Decorrelate(&e, out.carried, out.remap);
+    out.op = std::move(op);
+    return out;
+  }
+
+  // Both sides end in projections that list the carried columns last.
+  Result<Pushed> PushSetOperation(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
+    QUIVER_ASSIGN_OR_RAISE(Pushed r, Push(std::move(op->children[1])));
+    // Both sides must end in projections that list the carried columns
+    // last; wrap each side to add them.
+    auto extend = [&](Pushed& side) {
+      auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+      proj->table_index = state_->NewTableIndex();
+      const auto b = side.op->GetColumnBindings();
+      const auto t = side.op->GetTypes();
+      for (size_t i = 0; i < op->types.size(); ++i)
+        proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
+      for (size_t i = 0; i < side.carried.size(); ++i) {
+        proj->expressions.push_back(MakeColumnRef(side.carried[i], corr_.columns[i].type));
+      }
+      proj->children.push_back(std::move(side.op));
+      return proj;
+    };
+    op->children[0] = extend(l);
+    op->children[1] = extend(r);
+    Pushed out;
+    for (size_t i = 0; i < corr_.columns.size(); ++i) {
+      out.carried.push_back({op->table_index, static_cast<int>(op->types.size())});
+      op->types.push_back(corr_.columns[i].type);
+    }
+    out.op = std::move(op);
+    return out;
+  }
+
+  // left carried column i IS NOT DISTINCT FROM right carried column i.
+  void AddCarriedEqualities(LogicalOperator* join, const std::vector<ColumnBinding>& left,
+                            const std::vector<ColumnBinding>& right) {
+    for (size_t i = 0; i < right.size(); ++i) {
+      join->conditions.push_back({MakeColumnRef(left[i], corr_.columns[i].type),
+                                  MakeColumnRef(right[i], corr_.columns[i].type),
+                                  "is not distinct from"});
+    }
+  }
+
   BindState* state_;
   const Correlation& corr_;
 };
@@ -532,26 +557,33 @@ class SubqueryPlanner {
         return MakeColumnRef(mark, boolean(), "exists");
       }
       case sql::SubqueryKind::kAny:
-      case sql::SubqueryKind::kAll: {
-        std::string op = sub.op;
-        if (sub.kind == sql::SubqueryKind::kAll) {
-          op = NegateComparison(op);
-          if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
-        }
-        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(sub.plan));
-        join->mark_index = state_->NewTableIndex();
-        QUIVER_ASSIGN_OR_RAISE(
-            JoinCondition cond,
-            MakeCondition(sub.test->Copy(), MakeColumnRef(sub_out[0], sub.type), op, sub.location));
-        join->conditions.push_back(std::move(cond));
-        const ColumnBinding mark{join->mark_index, 0};
-        *root = std::move(join);
-        ExprPtr ref = MakeColumnRef(mark, boolean());
-        if (sub.kind == sql::SubqueryKind::kAll) return MakeNot(std::move(ref));
-        return ref;
-      }
+      case sql::SubqueryKind::kAll:
+        return PlanAnyAll(sub, std::move(sub.plan), sub_out[0], {}, root);
     }
     return Status::Invalid("bad subquery");
+  }
+
+  // x op ANY (right) as a mark join of *root with `right`, whose column
+  // `tested` is compared with x three-valued; x op ALL (right) as
+  // NOT (x negated-op ANY (right)). `correlation`: conditions a right row
+  // must satisfy to count at all.
+  Result<ExprPtr> PlanAnyAll(BoundSubquery& sub, LogicalOpPtr right, ColumnBinding tested,
+                             std::vector<JoinCondition> correlation, LogicalOpPtr* root) {
+    std::string op = sub.op;
+    if (sub.kind == sql::SubqueryKind::kAll) op = NegateComparison(op);
+    if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
+    auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(right));
+    join->mark_index = state_->NewTableIndex();
+    QUIVER_RETURN_NOT_OK(AddConditionsAsPredicates(std::move(correlation), join.get()));
+    QUIVER_ASSIGN_OR_RAISE(
+        JoinCondition cond,
+        MakeCondition(sub.test->Copy(), MakeColumnRef(tested, sub.type), op, sub.location));
+    join->conditions.push_back(std::move(cond));
+    const ColumnBinding mark{join->mark_index, 0};
+    *root = std::move(join);
+    ExprPtr ref = MakeColumnRef(mark, boolean());
+    if (sub.kind == sql::SubqueryKind::kAll) return MakeNot(std::move(ref));
+    return ref;
   }
 
   // left op right with the operands cast to the comparison's argument types.
@@ -732,25 +764,10 @@ class SubqueryPlanner {
         return MakeColumnRef(mark, boolean(), "exists");
       }
       case sql::SubqueryKind::kAny:
-      case sql::SubqueryKind::kAll: {
-        std::string op = sub.op;
-        if (sub.kind == sql::SubqueryKind::kAll) op = NegateComparison(op);
-        if (op.empty()) return Status::Unsupported("ALL with operator {}", sub.op);
-        auto join = MakeJoin(JoinType::kMark, std::move(*root), std::move(pushed.op));
-        join->mark_index = state_->NewTableIndex();
+      case sql::SubqueryKind::kAll:
         // Correlation must hold for a row to count; the comparison decides
         // the mark three-valued.
-        QUIVER_RETURN_NOT_OK(AddConditionsAsPredicates(std::move(conds), join.get()));
-        QUIVER_ASSIGN_OR_RAISE(
-            JoinCondition cond,
-            MakeCondition(sub.test->Copy(), MakeColumnRef(result_col, sub.type), op, sub.location));
-        join->conditions.push_back(std::move(cond));
-        const ColumnBinding mark{join->mark_index, 0};
-        *root = std::move(join);
-        ExprPtr ref = MakeColumnRef(mark, boolean());
-        if (sub.kind == sql::SubqueryKind::kAll) return MakeNot(std::move(ref));
-        return ref;
-      }
+        return PlanAnyAll(sub, std::move(pushed.op), result_col, std::move(conds), root);
     }
     return Status::Invalid("bad subquery");
   }

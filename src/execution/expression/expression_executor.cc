@@ -135,6 +135,9 @@ class Evaluator {
   Result<EvalResult> EvalCase(Node* node, const uint32_t* rows, int64_t n);
   Result<EvalResult> EvalCoalesce(Node* node, const uint32_t* rows, int64_t n);
   Result<EvalResult> EvalIn(Node* node, const uint32_t* rows, int64_t n);
+  // A function's arguments on the rows: `args` keeps what `refs` read.
+  Status EvalArguments(Node* node, const uint32_t* rows, int64_t n, std::vector<EvalResult>* args,
+                       std::vector<VectorRef>* refs);
 
   struct Piece {
     std::vector<uint32_t> positions;  // relative 0..n-1, ascending
@@ -212,12 +215,7 @@ Result<EvalResult> Evaluator::Eval(Node* node, const uint32_t* rows, int64_t n) 
     case ExprType::kFunction: {
       std::vector<EvalResult> args;
       std::vector<VectorRef> refs;
-      args.reserve(node->children.size());
-      for (auto& c : node->children) {
-        QUIVER_ASSIGN_OR_RAISE(EvalResult a, Eval(c.get(), rows, n));
-        args.push_back(std::move(a));
-      }
-      for (auto& a : args) refs.push_back(a.ref);
+      QUIVER_RETURN_NOT_OK(EvalArguments(node, rows, n, &args, &refs));
       KernelContext kctx{pool()};
       QUIVER_ASSIGN_OR_RAISE(
           ArrayRef out,
@@ -459,6 +457,18 @@ Result<EvalResult> Evaluator::EvalCoalesce(Node* node, const uint32_t* rows, int
   return Owned(std::move(out));
 }
 
+Status Evaluator::EvalArguments(Node* node, const uint32_t* rows, int64_t n,
+                                std::vector<EvalResult>* args, std::vector<VectorRef>* refs) {
+  args->reserve(node->children.size());
+  for (auto& c : node->children) {
+    QUIVER_ASSIGN_OR_RAISE(EvalResult a, Eval(c.get(), rows, n));
+    args->push_back(std::move(a));
+  }
+  refs->reserve(args->size());
+  for (auto& a : *args) refs->push_back(a.ref);
+  return Status::OK();
+}
+
 Result<EvalResult> Evaluator::EvalIn(Node* node, const uint32_t* rows, int64_t n) {
   const bool negated = node->expr->As<plan::InExpression>().negated;
   QUIVER_ASSIGN_OR_RAISE(EvalResult probe, Eval(node->children[0].get(), rows, n));
@@ -573,11 +583,7 @@ Result<int64_t> Evaluator::Select(Node* node, const uint32_t* rows, int64_t n, u
       if (e.As<plan::FunctionExpression>().function.function->select) {
         std::vector<EvalResult> args;
         std::vector<VectorRef> refs;
-        for (auto& c : node->children) {
-          QUIVER_ASSIGN_OR_RAISE(EvalResult a, Eval(c.get(), rows, n));
-          args.push_back(std::move(a));
-        }
-        for (auto& a : args) refs.push_back(a.ref);
+        QUIVER_RETURN_NOT_OK(EvalArguments(node, rows, n, &args, &refs));
         KernelContext kctx{pool()};
         QUIVER_ASSIGN_OR_RAISE(
             int64_t k,

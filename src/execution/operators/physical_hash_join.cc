@@ -302,184 +302,183 @@ Status WalkChains(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGl
   return Status::OK();
 }
 
-}  // namespace
+// Marks the build rows that find a partner (emit_build);
+// PhysicalJoinBuildRows emits them (or the others) once every probe row has
+// been seen.
+Status MarkBuildRows(ExecutionContext& ctx, const HashJoinSpec& spec, BuildGlobal& g,
+                     const DataChunk& input, const std::vector<VectorRef>& keys, ProbeState& s) {
+  StartChunk(spec, g, keys, input.num_rows, s);
+  return WalkChains(ctx, spec, g, input, keys, s, false, [&](int64_t kept) {
+    for (int64_t c = 0; c < kept; ++c) {
+      g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
+    }
+    return Status::OK();
+  });
+}
 
-Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input,
-                                                 DataChunk* out, OperatorState& state) const {
-  auto& g = static_cast<BuildGlobal&>(*sink_state);
-  auto& s = static_cast<ProbeState&>(state);
-  const int64_t n = input.num_rows;
-  const JoinType type = spec_.type;
-  const size_t nkeys = spec_.probe_keys.size();
-  std::vector<VectorRef> keys(nkeys);
-  for (size_t k = 0; k < nkeys; ++k) {
-    keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(),
-                        input.sel_data(), false};
-  }
+bool EmitsPairs(JoinType type) {
+  return type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
+}
 
-  if (spec_.emit_build) {
-    // Mark the build rows that find a partner; JoinBuildRowsScan emits them
-    // (or the others) once every probe row has been seen.
-    StartChunk(spec_, g, keys, n, s);
-    QUIVER_RETURN_NOT_OK(WalkChains(ctx, spec_, g, input, keys, s, false, [&](int64_t kept) {
-      for (int64_t c = 0; c < kept; ++c) {
+// Finds every probe row's partners: s.matched per probe row, and for joins
+// that emit pairs, the pairs (s.out_probe, s.out_build) and each row's last
+// partner (s.build_of; s.multi when some row has several).
+Status MatchChunk(ExecutionContext& ctx, const HashJoinSpec& spec, BuildGlobal& g,
+                  const DataChunk& input, const std::vector<VectorRef>& keys, ProbeState& s) {
+  const JoinType type = spec.type;
+  s.done = false;
+  s.emitted = 0;
+  s.out_probe.clear();
+  s.out_build.clear();
+  StartChunk(spec, g, keys, input.num_rows, s);
+  const bool stop_at_first =
+      type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
+  const bool pairs_out = EmitsPairs(type);
+  s.multi = false;
+  if (pairs_out) s.build_of.resize(static_cast<size_t>(input.num_rows));
+  return WalkChains(ctx, spec, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
+    for (int64_t c = 0; c < kept; ++c) {
+      const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
+      if (type == JoinType::kSingle && s.matched[i]) {
+        return Status::Invalid("more than one row returned by a subquery used as an expression");
+      }
+      if (s.matched[i]) s.multi = true;
+      if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];
+      s.matched[i] = 1;
+      if (spec.mark_build) {
         g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
       }
-      return Status::OK();
-    }));
-    return OperatorResult::kNeedMoreInput;
-  }
+      if (pairs_out) {
+        s.out_probe.push_back(i);
+        s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
+      }
+    }
+    return Status::OK();
+  });
+}
 
-  if (!s.started) {
-    s.started = true;
-    s.done = false;
-    s.emitted = 0;
-    s.out_probe.clear();
-    s.out_build.clear();
-    StartChunk(spec_, g, keys, n, s);
-    const bool stop_at_first =
-        type == JoinType::kSemi || type == JoinType::kAnti || type == JoinType::kMark;
-    const bool pairs_out =
-        type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
-    s.multi = false;
-    if (pairs_out) s.build_of.resize(static_cast<size_t>(n));
-    QUIVER_RETURN_NOT_OK(
-        WalkChains(ctx, spec_, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
-          for (int64_t c = 0; c < kept; ++c) {
-            const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
-            if (type == JoinType::kSingle && s.matched[i]) {
-              return Status::Invalid(
-                  "more than one row returned by a subquery used as an expression");
-            }
-            if (s.matched[i]) s.multi = true;
-            if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];
-            s.matched[i] = 1;
-            if (spec_.mark_build) {
-              g.marked[s.cand_build[static_cast<size_t>(c)]].store(1, std::memory_order_relaxed);
-            }
-            if (pairs_out) {
-              s.out_probe.push_back(i);
-              s.out_build.push_back(s.cand_build[static_cast<size_t>(c)]);
-            }
-          }
-          return Status::OK();
-        }));
-    // Every probe row found at most one partner (a key of the build side,
-    // the usual foreign key -> primary key join): the probe chunk's columns
-    // pass through as they are, with a selection of the rows that stay, and
-    // the build side's values are placed beside them at those rows' slots.
-    if (pairs_out && !s.multi && !input.columns.empty()) {
-      const int64_t length = input.columns[0]->length;
-      const bool keep_all = type != JoinType::kInner;  // unmatched rows get the NULL build row
-      const uint32_t* isel = input.sel_data();
-      s.place_rows.clear();
-      s.place_slots.clear();
-      for (int64_t i = 0; i < n; ++i) {
-        const bool m = s.matched[static_cast<size_t>(i)] != 0;
-        if (!m && !keep_all) continue;
-        s.place_slots.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
-        s.place_rows.push_back(m ? s.build_of[static_cast<size_t>(i)]
-                                 : static_cast<uint32_t>(g.num_rows));
-      }
-      const int64_t k = static_cast<int64_t>(s.place_rows.size());
-      if (k * 2 >= length) {
-        out->columns = input.columns;
-        for (const auto& col : g.columns) {
-          QUIVER_ASSIGN_OR_RAISE(
-              ArrayRef a, kernels::GatherTo(col, s.place_rows.data(), s.place_slots.data(), k,
-                                            length, ctx.pool()));
-          out->columns.push_back(std::move(a));
-        }
-        out->num_rows = k;
-        if (isel != nullptr || k < length) {
-          auto sel = std::make_shared<SelectionVector>(k);
-          std::copy(s.place_slots.begin(), s.place_slots.end(), sel->data());
-          out->sel = std::move(sel);
-        }
-        s.started = false;
-        return OperatorResult::kNeedMoreInput;
-      }
-    }
-    // Unmatched rows of outer joins get the NULL build row.
-    if (type == JoinType::kLeft || type == JoinType::kSingle) {
-      for (int64_t i = 0; i < n; ++i) {
-        if (!s.matched[static_cast<size_t>(i)]) {
-          s.out_probe.push_back(static_cast<uint32_t>(i));
-          s.out_build.push_back(static_cast<uint32_t>(g.num_rows));
-        }
-      }
-      // Keep probe order (stable by probe row) so results follow the input.
-      std::vector<size_t> order(s.out_probe.size());
-      for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return s.out_probe[a] < s.out_probe[b]; });
-      std::vector<uint32_t> p2(order.size()), b2(order.size());
-      for (size_t k = 0; k < order.size(); ++k) {
-        p2[k] = s.out_probe[order[k]];
-        b2[k] = s.out_build[order[k]];
-      }
-      s.out_probe.swap(p2);
-      s.out_build.swap(b2);
-    }
+// When every probe row found at most one partner (a key of the build side,
+// the usual foreign key -> primary key join) and most rows stay: the probe
+// chunk's columns pass through as they are, with a selection of the rows
+// that stay, and the build side's values are placed beside them at those
+// rows' slots. Returns whether `out` was filled that way.
+Result<bool> PlaceBesideProbe(ExecutionContext& ctx, JoinType type, const BuildGlobal& g,
+                              const DataChunk& input, ProbeState& s, DataChunk* out) {
+  if (s.multi || input.columns.empty()) return false;
+  const int64_t n = input.num_rows;
+  const int64_t length = input.columns[0]->length;
+  const bool keep_all = type != JoinType::kInner;  // unmatched rows get the NULL build row
+  const uint32_t* isel = input.sel_data();
+  s.place_rows.clear();
+  s.place_slots.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    const bool m = s.matched[static_cast<size_t>(i)] != 0;
+    if (!m && !keep_all) continue;
+    s.place_slots.push_back(isel ? isel[i] : static_cast<uint32_t>(i));
+    s.place_rows.push_back(m ? s.build_of[static_cast<size_t>(i)]
+                             : static_cast<uint32_t>(g.num_rows));
   }
-
-  // Semi / anti / mark: one output per input chunk, no copying of columns.
-  if (type == JoinType::kSemi || type == JoinType::kAnti) {
-    s.started = false;
-    std::vector<uint32_t> rows;
-    const bool build_empty = g.num_rows == 0;
-    for (int64_t i = 0; i < n; ++i) {
-      bool keep = s.matched[static_cast<size_t>(i)] != 0;
-      if (type == JoinType::kAnti) {
-        keep = !keep;
-        if (spec_.null_aware && !build_empty &&
-            (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
-          keep = false;  // x NOT IN (..., NULL) / NULL NOT IN (...) is never TRUE
-        }
-      }
-      if (keep) rows.push_back(static_cast<uint32_t>(i));
-    }
-    out->columns = input.columns;
-    out->num_rows = static_cast<int64_t>(rows.size());
-    auto sel = std::make_shared<SelectionVector>(out->num_rows);
-    const uint32_t* isel = input.sel_data();
-    for (size_t k = 0; k < rows.size(); ++k) sel->data()[k] = isel ? isel[rows[k]] : rows[k];
+  const int64_t k = static_cast<int64_t>(s.place_rows.size());
+  if (k * 2 < length) return false;
+  out->columns = input.columns;
+  for (const auto& col : g.columns) {
+    QUIVER_ASSIGN_OR_RAISE(
+        ArrayRef a,
+        kernels::GatherTo(col, s.place_rows.data(), s.place_slots.data(), k, length, ctx.pool()));
+    out->columns.push_back(std::move(a));
+  }
+  out->num_rows = k;
+  if (isel != nullptr || k < length) {
+    auto sel = std::make_shared<SelectionVector>(k);
+    std::copy(s.place_slots.begin(), s.place_slots.end(), sel->data());
     out->sel = std::move(sel);
-    return OperatorResult::kNeedMoreInput;
   }
-  if (type == JoinType::kMark) {
-    s.started = false;
-    QUIVER_ASSIGN_OR_RAISE(auto bits, kernels::AllocateBitmap(n, ctx.pool()));
-    QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, ctx.pool()));
-    int64_t nulls = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (s.matched[static_cast<size_t>(i)]) {
-        bit_util::SetBit(bits->mutable_data(), i);
-        bit_util::SetBit(validity->mutable_data(), i);
-      } else if (spec_.null_aware && g.num_rows > 0 &&
-                 (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
-        ++nulls;
-      } else {
-        bit_util::SetBit(validity->mutable_data(), i);
+  return true;
+}
+
+// Outer joins: the probe rows without a partner join the NULL build row;
+// the pairs are put back in probe order so results follow the input.
+void AddUnmatchedProbeRows(const BuildGlobal& g, int64_t n, ProbeState& s) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (!s.matched[static_cast<size_t>(i)]) {
+      s.out_probe.push_back(static_cast<uint32_t>(i));
+      s.out_build.push_back(static_cast<uint32_t>(g.num_rows));
+    }
+  }
+  std::vector<size_t> order(s.out_probe.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return s.out_probe[a] < s.out_probe[b]; });
+  std::vector<uint32_t> p2(order.size()), b2(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    p2[k] = s.out_probe[order[k]];
+    b2[k] = s.out_build[order[k]];
+  }
+  s.out_probe.swap(p2);
+  s.out_build.swap(b2);
+}
+
+// Semi / anti: the input chunk's columns with a selection of the rows that
+// stay (nothing copied).
+void EmitSemiAnti(const HashJoinSpec& spec, const BuildGlobal& g, const DataChunk& input,
+                  const ProbeState& s, DataChunk* out) {
+  const int64_t n = input.num_rows;
+  std::vector<uint32_t> rows;
+  const bool build_empty = g.num_rows == 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool keep = s.matched[static_cast<size_t>(i)] != 0;
+    if (spec.type == JoinType::kAnti) {
+      keep = !keep;
+      if (spec.null_aware && !build_empty &&
+          (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+        keep = false;  // x NOT IN (..., NULL) / NULL NOT IN (...) is never TRUE
       }
     }
-    out->columns = input.columns;
-    out->columns.push_back(ArrayData::Make(
-        boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
-    // The mark column is dense while the others are read through the
-    // selection: flatten the inputs so one selection serves all.
-    if (input.sel) {
-      out->columns.pop_back();
-      QUIVER_ASSIGN_OR_RAISE(auto dense, FlattenChunk(input, ctx.pool()));
-      out->columns = std::move(dense);
-      out->columns.push_back(ArrayData::Make(
-          boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
-    }
-    out->num_rows = n;
-    return OperatorResult::kNeedMoreInput;
+    if (keep) rows.push_back(static_cast<uint32_t>(i));
   }
+  out->columns = input.columns;
+  out->num_rows = static_cast<int64_t>(rows.size());
+  auto sel = std::make_shared<SelectionVector>(out->num_rows);
+  const uint32_t* isel = input.sel_data();
+  for (size_t k = 0; k < rows.size(); ++k) sel->data()[k] = isel ? isel[rows[k]] : rows[k];
+  out->sel = std::move(sel);
+}
 
-  // Inner / left / single: emit pairs in slices.
+// Mark: every input row with a boolean (TRUE: matched; NULL: unknown for
+// null-aware IN; FALSE otherwise).
+Status EmitMark(ExecutionContext& ctx, const HashJoinSpec& spec, const BuildGlobal& g,
+                const DataChunk& input, const ProbeState& s, DataChunk* out) {
+  const int64_t n = input.num_rows;
+  QUIVER_ASSIGN_OR_RAISE(auto bits, kernels::AllocateBitmap(n, ctx.pool()));
+  QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, ctx.pool()));
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (s.matched[static_cast<size_t>(i)]) {
+      bit_util::SetBit(bits->mutable_data(), i);
+      bit_util::SetBit(validity->mutable_data(), i);
+    } else if (spec.null_aware && g.num_rows > 0 &&
+               (g.has_null_key || s.mark_null[static_cast<size_t>(i)])) {
+      ++nulls;
+    } else {
+      bit_util::SetBit(validity->mutable_data(), i);
+    }
+  }
+  // The mark column is dense while the others may be read through the
+  // selection: flatten the inputs then, so one selection serves all.
+  if (input.sel) {
+    QUIVER_ASSIGN_OR_RAISE(out->columns, FlattenChunk(input, ctx.pool()));
+  } else {
+    out->columns = input.columns;
+  }
+  out->columns.push_back(ArrayData::Make(
+      boolean(), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, bits}, nulls));
+  out->num_rows = n;
+  return Status::OK();
+}
+
+// Inner / left / single: the next slice of at most kVectorSize pairs.
+Status EmitPairs(ExecutionContext& ctx, const BuildGlobal& g, const DataChunk& input, ProbeState& s,
+                 DataChunk* out) {
   const size_t total = s.out_probe.size();
   const size_t take = std::min<size_t>(static_cast<size_t>(kVectorSize), total - s.emitted);
   if (take > 0) {
@@ -502,7 +501,52 @@ Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChun
     out->num_rows = static_cast<int64_t>(take);
   }
   s.emitted += take;
-  if (s.emitted < total) return OperatorResult::kHaveMoreOutput;
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<OperatorResult> PhysicalHashJoin::Execute(ExecutionContext& ctx, DataChunk& input,
+                                                 DataChunk* out, OperatorState& state) const {
+  auto& g = static_cast<BuildGlobal&>(*sink_state);
+  auto& s = static_cast<ProbeState&>(state);
+  const JoinType type = spec_.type;
+  const size_t nkeys = spec_.probe_keys.size();
+  std::vector<VectorRef> keys(nkeys);
+  for (size_t k = 0; k < nkeys; ++k) {
+    keys[k] = VectorRef{input.columns[static_cast<size_t>(spec_.probe_keys[k])].get(),
+                        input.sel_data(), false};
+  }
+  if (spec_.emit_build) {
+    QUIVER_RETURN_NOT_OK(MarkBuildRows(ctx, spec_, g, input, keys, s));
+    return OperatorResult::kNeedMoreInput;
+  }
+  if (!s.started) {
+    // A new input chunk: match it, then emit its output (in slices when
+    // pairs are gathered).
+    s.started = true;
+    QUIVER_RETURN_NOT_OK(MatchChunk(ctx, spec_, g, input, keys, s));
+    if (EmitsPairs(type)) {
+      QUIVER_ASSIGN_OR_RAISE(bool placed, PlaceBesideProbe(ctx, type, g, input, s, out));
+      if (placed) {
+        s.started = false;
+        return OperatorResult::kNeedMoreInput;
+      }
+      if (type != JoinType::kInner) AddUnmatchedProbeRows(g, input.num_rows, s);
+    }
+  }
+  if (type == JoinType::kSemi || type == JoinType::kAnti) {
+    s.started = false;
+    EmitSemiAnti(spec_, g, input, s, out);
+    return OperatorResult::kNeedMoreInput;
+  }
+  if (type == JoinType::kMark) {
+    s.started = false;
+    QUIVER_RETURN_NOT_OK(EmitMark(ctx, spec_, g, input, s, out));
+    return OperatorResult::kNeedMoreInput;
+  }
+  QUIVER_RETURN_NOT_OK(EmitPairs(ctx, g, input, s, out));
+  if (s.emitted < s.out_probe.size()) return OperatorResult::kHaveMoreOutput;
   s.started = false;
   return OperatorResult::kNeedMoreInput;
 }

@@ -30,6 +30,8 @@ class PhysicalPlanGenerator {
   Result<PhysicalOpPtr> Plan(const plan::LogicalOperator& op);
 
  private:
+  // Dispatches on the operator's kind (physical_planner.cc).
+  Result<PhysicalOpPtr> PlanOperator(const plan::LogicalOperator& op);
   // plan_get.cc
   Result<PhysicalOpPtr> PlanGet(const plan::LogicalOperator& op);
   // plan_values.cc: VALUES, DUMMY_SCAN, EMPTY_RESULT
