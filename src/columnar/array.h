@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "columnar/buffer.h"
 #include "columnar/type.h"
 #include "common/bit_util.h"
+#include "common/buffer.h"
 
 namespace quiver {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 
 namespace quiver {

@@ -1,21 +1,20 @@
-// Format detection, FileReader implementations and writer factories
-// (see file_format.h).
+// Format detection and the dispatch to each format's adapter (see
+// file_format.h).
 #include "formats/file_format.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 #include <utility>
 
 #include <sys/stat.h>
 
+#include "formats/csv/csv_source.h"
+#include "formats/ipc/ipc_source.h"
 #include "formats/ipc/reader.h"
-#include "formats/ipc/writer.h"
 #include "formats/parquet/parquet_source.h"
 
 namespace quiver::formats {
@@ -44,262 +43,15 @@ bool IsCsvName(const std::string& path) {
   return EndsWith(p, ".csv") || EndsWith(p, ".tsv") || EndsWith(p, ".txt");
 }
 
-// Picks `columns` (empty = all) out of each batch of `in`.
-class ProjectingReader final : public RecordBatchReader {
- public:
-  ProjectingReader(std::unique_ptr<RecordBatchReader> in, std::vector<int> columns)
-      : in_(std::move(in)), columns_(std::move(columns)) {
-    auto s = std::make_shared<Schema>();
-    s->metadata = in_->schema()->metadata;
-    for (int c : columns_) s->fields.push_back(in_->schema()->fields[c]);
-    schema_ = std::move(s);
-  }
-  SchemaRef schema() const override { return schema_; }
-  Status ReadNext(RecordBatchRef* out) override {
-    RecordBatchRef batch;
-    QUIVER_RETURN_NOT_OK(in_->ReadNext(&batch));
-    if (batch == nullptr) {
-      *out = nullptr;
-      return Status::OK();
-    }
-    std::vector<ArrayRef> cols;
-    cols.reserve(columns_.size());
-    for (int c : columns_) cols.push_back(batch->column(c));
-    *out = RecordBatch::Make(schema_, batch->num_rows(), std::move(cols));
-    return Status::OK();
-  }
-
- private:
-  std::unique_ptr<RecordBatchReader> in_;
-  std::vector<int> columns_;
-  SchemaRef schema_;
-};
-
-Status CheckColumns(const std::vector<int>& columns, const Schema& schema, const std::string& path) {
-  for (int c : columns) {
-    if (c < 0 || c >= schema.num_fields()) {
-      return Status::IndexError("{}: column {} out of range (the file has {})", path, c,
-                                schema.num_fields());
-    }
-  }
-  return Status::OK();
-}
-
-std::unique_ptr<RecordBatchReader> Project(std::unique_ptr<RecordBatchReader> in,
-                                           const std::vector<int>& columns) {
-  if (columns.empty()) return in;
-  return std::make_unique<ProjectingReader>(std::move(in), columns);
-}
-
-// Arrow IPC file: one unit per record batch; projected reads decode only the
-// requested columns.
-class IpcFileSource final : public FileReader {
- public:
-  static Result<std::shared_ptr<FileReader>> Open(const std::string& path,
-                                                  std::shared_ptr<Buffer> data,
-                                                  const ReadOptions& options) {
-    ipc::IpcReadOptions ipc_options;
-    ipc_options.validate = options.validate_full;
-    ipc_options.pool = options.pool;
-    std::shared_ptr<ipc::IpcFileReader> reader;
-    if (data) {
-      QUIVER_ASSIGN_OR_RAISE(reader, ipc::IpcFileReader::Open(data, ipc_options, path));
-    } else {
-      QUIVER_ASSIGN_OR_RAISE(reader, ipc::IpcFileReader::Open(path, ipc_options));
-    }
-    return std::shared_ptr<FileReader>(
-        new IpcFileSource(path, std::move(data), ipc_options, std::move(reader)));
-  }
-
-  SchemaRef schema() const override { return full_->schema(); }
-  int num_units() const override { return full_->num_record_batches(); }
-  int64_t num_rows() const override {
-    int64_t total = 0;
-    for (int i = 0; i < num_units(); ++i) {
-      const int64_t n = unit_rows(i);
-      if (n < 0) return -1;
-      total += n;
-    }
-    return total;
-  }
-  int64_t unit_rows(int unit) const override { return full_->num_rows(unit); }
-
-  Result<RecordBatchRef> ReadUnit(int unit, const std::vector<int>& columns) override {
-    QUIVER_ASSIGN_OR_RAISE(auto reader, ProjectedReader(columns));
-    return reader->ReadRecordBatch(unit);
-  }
-  Result<std::unique_ptr<RecordBatchReader>> ReadSequential(
-      const std::vector<int>& columns) override {
-    QUIVER_ASSIGN_OR_RAISE(auto reader, ProjectedReader(columns));
-    return reader->ToReader();
-  }
-  int64_t bytes_read() const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    int64_t n = full_->bytes_read();
-    for (const auto& [cols, r] : projected_) n += r->bytes_read();
-    return n;
-  }
-  int64_t total_bytes() const override { return full_->total_bytes(); }
-
- private:
-  IpcFileSource(const std::string& path, std::shared_ptr<Buffer> data, ipc::IpcReadOptions options,
-                std::shared_ptr<ipc::IpcFileReader> full)
-      : FileReader(path, FileFormat::kIpcFile),
-        data_(std::move(data)),
-        options_(std::move(options)),
-        full_(std::move(full)) {}
-
-  // One reader per distinct projection, opened on first use over the same
-  // mapping (opening re-reads only the footer and the dictionaries).
-  Result<std::shared_ptr<ipc::IpcFileReader>> ProjectedReader(const std::vector<int>& columns) {
-    if (columns.empty()) return full_;
-    QUIVER_RETURN_NOT_OK(CheckColumns(columns, *full_->schema(), path()));
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [cols, r] : projected_) {
-      if (cols == columns) return r;
-    }
-    ipc::IpcReadOptions o = options_;
-    o.included_fields = columns;
-    std::shared_ptr<ipc::IpcFileReader> r;
-    if (data_) {
-      QUIVER_ASSIGN_OR_RAISE(r, ipc::IpcFileReader::Open(data_, o, path()));
-    } else {
-      QUIVER_ASSIGN_OR_RAISE(r, ipc::IpcFileReader::Open(path(), o));
-    }
-    projected_.emplace_back(columns, r);
-    return r;
-  }
-
-  std::shared_ptr<Buffer> data_;  // set when opened from memory
-  ipc::IpcReadOptions options_;
-  std::shared_ptr<ipc::IpcFileReader> full_;
-  mutable std::mutex mu_;
-  std::vector<std::pair<std::vector<int>, std::shared_ptr<ipc::IpcFileReader>>> projected_;
-};
-
-// Arrow IPC stream: sequential only.
-class IpcStreamSource final : public FileReader {
- public:
-  static Result<std::shared_ptr<FileReader>> Open(const std::string& path,
-                                                  std::shared_ptr<Buffer> data,
-                                                  const ReadOptions& options) {
-    ipc::IpcReadOptions ipc_options;
-    ipc_options.validate = options.validate_full;
-    ipc_options.pool = options.pool;
-    auto source = std::shared_ptr<IpcStreamSource>(new IpcStreamSource(path, data, ipc_options));
-    QUIVER_ASSIGN_OR_RAISE(source->first_, source->OpenReader());
-    source->schema_ = source->first_->schema();
-    return std::shared_ptr<FileReader>(source);
-  }
-
-  SchemaRef schema() const override { return schema_; }
-  Result<std::unique_ptr<RecordBatchReader>> ReadSequential(
-      const std::vector<int>& columns) override {
-    QUIVER_RETURN_NOT_OK(CheckColumns(columns, *schema_, path()));
-    std::unique_ptr<ipc::IpcStreamReader> reader = std::move(first_);
-    if (reader == nullptr) {
-      QUIVER_ASSIGN_OR_RAISE(reader, OpenReader());
-    }
-    current_ = reader.get();
-    return Project(std::move(reader), columns);
-  }
-  int64_t bytes_read() const override { return current_ ? current_->bytes_read() : 0; }
-  int64_t total_bytes() const override {
-    return current_ ? current_->total_bytes() : first_ ? first_->total_bytes() : 0;
-  }
-
- private:
-  IpcStreamSource(const std::string& path, std::shared_ptr<Buffer> data,
-                  ipc::IpcReadOptions options)
-      : FileReader(path, FileFormat::kIpcStream), data_(std::move(data)), options_(options) {}
-
-  Result<std::unique_ptr<ipc::IpcStreamReader>> OpenReader() {
-    if (data_) return ipc::IpcStreamReader::Open(data_, options_, path());
-    return ipc::IpcStreamReader::Open(path(), options_);
-  }
-
-  std::shared_ptr<Buffer> data_;
-  ipc::IpcReadOptions options_;
-  SchemaRef schema_;
-  std::unique_ptr<ipc::IpcStreamReader> first_;  // opened to learn the schema
-  ipc::IpcStreamReader* current_ = nullptr;
-};
-
-// CSV: sequential only; the reader parses blocks in parallel itself.
-class CsvSource final : public FileReader {
- public:
-  static Result<std::shared_ptr<FileReader>> Open(const std::string& path,
-                                                  std::shared_ptr<Buffer> data,
-                                                  const ReadOptions& options) {
-    auto source = std::shared_ptr<CsvSource>(new CsvSource(path, std::move(data), options));
-    QUIVER_ASSIGN_OR_RAISE(source->first_, source->OpenReader());
-    source->schema_ = source->first_->schema();
-    source->current_ = source->first_.get();
-    return std::shared_ptr<FileReader>(source);
-  }
-
-  SchemaRef schema() const override { return schema_; }
-  Result<std::unique_ptr<RecordBatchReader>> ReadSequential(
-      const std::vector<int>& columns) override {
-    QUIVER_RETURN_NOT_OK(CheckColumns(columns, *schema_, path()));
-    std::unique_ptr<csv::CsvReader> reader = std::move(first_);
-    if (reader == nullptr) {
-      QUIVER_ASSIGN_OR_RAISE(reader, OpenReader());
-    }
-    current_ = reader.get();
-    return Project(std::move(reader), columns);
-  }
-  int64_t bytes_read() const override { return current_ ? current_->bytes_processed() : 0; }
-  int64_t total_bytes() const override { return current_ ? current_->total_bytes() : 0; }
-
- private:
-  CsvSource(const std::string& path, std::shared_ptr<Buffer> data, ReadOptions options)
-      : FileReader(path, FileFormat::kCsv), data_(std::move(data)), options_(std::move(options)) {
-    options_.csv.read.pool = options_.pool;
-  }
-
-  Result<std::unique_ptr<csv::CsvReader>> OpenReader() {
-    const CsvOptions& o = options_.csv;
-    if (data_) return csv::CsvReader::Make(data_, path(), o.read, o.parse, o.convert);
-    return csv::CsvReader::Open(path(), o.read, o.parse, o.convert);
-  }
-
-  std::shared_ptr<Buffer> data_;
-  ReadOptions options_;
-  SchemaRef schema_;
-  std::unique_ptr<csv::CsvReader> first_;  // opened to learn the schema
-  csv::CsvReader* current_ = nullptr;
-};
-
-class IpcTableWriter final : public TableWriter {
- public:
-  explicit IpcTableWriter(std::unique_ptr<ipc::IpcWriter> writer) : writer_(std::move(writer)) {}
-  Status Write(const RecordBatch& batch) override { return writer_->WriteRecordBatch(batch); }
-  Status Close() override { return writer_->Close(); }
-
- private:
-  std::unique_ptr<ipc::IpcWriter> writer_;
-};
-
-class CsvTableWriter final : public TableWriter {
- public:
-  explicit CsvTableWriter(std::unique_ptr<csv::CsvWriter> writer) : writer_(std::move(writer)) {}
-  Status Write(const RecordBatch& batch) override { return writer_->WriteRecordBatch(batch); }
-  Status Close() override { return writer_->Close(); }
-
- private:
-  std::unique_ptr<csv::CsvWriter> writer_;
-};
-
 Result<std::shared_ptr<FileReader>> OpenAs(const std::string& path, std::shared_ptr<Buffer> data,
                                            FileFormat format, const ReadOptions& options) {
   switch (format) {
     case FileFormat::kIpcFile:
-      return IpcFileSource::Open(path, std::move(data), options);
+      return ipc::OpenIpcFileSource(path, std::move(data), options);
     case FileFormat::kIpcStream:
-      return IpcStreamSource::Open(path, std::move(data), options);
+      return ipc::OpenIpcStreamSource(path, std::move(data), options);
     case FileFormat::kCsv:
-      return CsvSource::Open(path, std::move(data), options);
+      return csv::OpenCsvSource(path, std::move(data), options);
     case FileFormat::kParquet:
       return parquet::OpenParquetSource(path, std::move(data), options);
     case FileFormat::kAuto:
@@ -309,22 +61,6 @@ Result<std::shared_ptr<FileReader>> OpenAs(const std::string& path, std::shared_
 }
 
 }  // namespace
-
-const char* FileFormatName(FileFormat format) {
-  switch (format) {
-    case FileFormat::kAuto:
-      return "auto";
-    case FileFormat::kIpcFile:
-      return "Arrow IPC file";
-    case FileFormat::kIpcStream:
-      return "Arrow IPC stream";
-    case FileFormat::kCsv:
-      return "CSV";
-    case FileFormat::kParquet:
-      return "Parquet";
-  }
-  return "?";
-}
 
 Result<FileFormat> ParseFileFormat(const std::string& name) {
   const std::string n = Lower(name);
@@ -407,30 +143,15 @@ Result<std::unique_ptr<TableWriter>> MakeTableWriter(FileFormat format, const st
                                                      const WriteOptions& options) {
   switch (format) {
     case FileFormat::kIpcFile:
-    case FileFormat::kIpcStream: {
-      ipc::IpcWriteOptions ipc_options;
-      ipc_options.codec = options.codec;
-      ipc_options.level = options.level;
-      std::unique_ptr<ipc::IpcWriter> writer;
-      if (format == FileFormat::kIpcFile) {
-        QUIVER_ASSIGN_OR_RAISE(writer, ipc::IpcWriter::MakeFileWriter(sink, schema, ipc_options));
-      } else {
-        QUIVER_ASSIGN_OR_RAISE(writer,
-                               ipc::IpcWriter::MakeStreamWriter(sink, schema, ipc_options));
-      }
-      return std::unique_ptr<TableWriter>(new IpcTableWriter(std::move(writer)));
-    }
+    case FileFormat::kIpcStream:
+      return ipc::MakeIpcTableWriter(format == FileFormat::kIpcStream, sink, schema, options);
     case FileFormat::kCsv: {
-      if (options.codec != compression::Codec::kNone) {
-        return Status::Invalid("compression applies to Arrow IPC and Parquet output, not CSV ({})",
-                               path);
-      }
+      // A compression codec is the adapter's error (checked first).
       const std::string lower = Lower(path);
-      if (StripCompression(lower) != lower) {
+      if (options.codec == compression::Codec::kNone && StripCompression(lower) != lower) {
         return Status::Unsupported("writing compressed CSV ({})", path);
       }
-      QUIVER_ASSIGN_OR_RAISE(auto writer, csv::CsvWriter::Make(sink, schema, options.csv));
-      return std::unique_ptr<TableWriter>(new CsvTableWriter(std::move(writer)));
+      return csv::MakeCsvTableWriter(path, sink, schema, options);
     }
     case FileFormat::kParquet:
       return parquet::MakeParquetTableWriter(path, sink, schema, options);
@@ -438,11 +159,6 @@ Result<std::unique_ptr<TableWriter>> MakeTableWriter(FileFormat format, const st
       break;
   }
   return Status::Invalid("cannot tell the output format of {}", path);
-}
-
-Status WithPath(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
 }
 
 }  // namespace quiver::formats

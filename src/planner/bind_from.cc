@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "columnar/builder.h"
+#include "formats/csv/reader.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
 

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 #include "formats/ipc/message_codec.h"
 

@@ -16,7 +16,7 @@
 #include <memory>
 #include <string_view>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 
 namespace quiver::compression {

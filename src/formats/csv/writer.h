@@ -28,23 +28,9 @@
 
 #include "columnar/array.h"
 #include "common/io.h"
+#include "formats/csv/options.h"
 
 namespace quiver::csv {
-
-enum class QuotingStyle : int8_t {
-  kNeeded,      // quote text only where required (see above)
-  kAllStrings,  // quote every non-null text value
-  kNone,        // never quote; fails on a value that would need it
-};
-
-struct WriteOptions {
-  bool header = true;
-  char delimiter = ',';
-  char quote = '"';
-  std::string null_string;  // written for nulls (unquoted)
-  QuotingStyle quoting = QuotingStyle::kNeeded;
-  std::string eol = "\n";
-};
 
 // Thread-safety: none; one writer per sink.
 class CsvWriter {

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "columnar/array.h"
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 #include "formats/ipc/writer.h"
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/io.h"
 #include "common/status.h"
 #include "formats/ipc/metadata_internal.h"

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "columnar/array.h"
-#include "columnar/buffer.h"
 #include "columnar/type.h"
+#include "common/buffer.h"
 #include "common/memory_pool.h"
 #include "common/status.h"
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 #include "formats/parquet/metadata.h"
 #include "formats/parquet/page_reader.h"

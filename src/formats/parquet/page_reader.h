@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 #include "formats/compression/codec.h"
 #include "formats/parquet/metadata.h"

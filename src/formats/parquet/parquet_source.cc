@@ -113,16 +113,8 @@ class ParquetSource final : public formats::FileReader {
       const std::vector<int>& columns) override {
     SchemaRef schema = reader_->schema();
     if (!columns.empty()) {
-      auto s = std::make_shared<Schema>();
-      s->metadata = schema->metadata;
-      for (int c : columns) {
-        if (c < 0 || c >= schema->num_fields()) {
-          return Status::IndexError("{}: column {} out of range (the file has {})", path(), c,
-                                    schema->num_fields());
-        }
-        s->fields.push_back(schema->field(c));
-      }
-      schema = std::move(s);
+      QUIVER_RETURN_NOT_OK(formats::CheckColumns(columns, *schema, path()));
+      schema = formats::ProjectSchema(schema, columns);
     }
     return std::unique_ptr<RecordBatchReader>(
         new RowGroupStream(reader_, columns, std::move(schema), bytes_read_));
@@ -133,17 +125,6 @@ class ParquetSource final : public formats::FileReader {
  private:
   std::shared_ptr<ParquetFileReader> reader_;
   std::shared_ptr<std::atomic<int64_t>> bytes_read_ = std::make_shared<std::atomic<int64_t>>(0);
-};
-
-class ParquetTableWriter final : public formats::TableWriter {
- public:
-  explicit ParquetTableWriter(std::unique_ptr<ParquetFileWriter> writer)
-      : writer_(std::move(writer)) {}
-  Status Write(const RecordBatch& batch) override { return writer_->WriteRecordBatch(batch); }
-  Status Close() override { return writer_->Close(); }
-
- private:
-  std::unique_ptr<ParquetFileWriter> writer_;
 };
 
 }  // namespace
@@ -175,7 +156,8 @@ Result<std::unique_ptr<formats::TableWriter>> MakeParquetTableWriter(
   o.data_page_version = options.data_page_version;
   o.dictionary = options.dictionary;
   QUIVER_ASSIGN_OR_RAISE(auto writer, ParquetFileWriter::Make(sink, schema, o));
-  return std::unique_ptr<formats::TableWriter>(new ParquetTableWriter(std::move(writer)));
+  return std::unique_ptr<formats::TableWriter>(
+      new formats::TableWriterOf<ParquetFileWriter>(std::move(writer)));
 }
 
 }  // namespace quiver::parquet

@@ -1,13 +1,15 @@
 // Parquet in the format registry (formats/file_format.h): the FileReader
 // (units = row groups, statistics from the footer, projected and parallel
-// reads) and the TableWriter. file_format.cc's OpenAs() and MakeTableWriter()
+// reads) and the TableWriter. The registry's OpenAs() and MakeTableWriter()
 // call these.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "formats/file_format.h"
+#include "common/io.h"
+#include "formats/file_reader.h"
+#include "formats/table_writer.h"
 
 namespace quiver::parquet {
 

@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 #include "common/status.h"
 
 namespace quiver::parquet {

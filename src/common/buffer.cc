@@ -1,4 +1,4 @@
-#include "columnar/buffer.h"
+#include "common/buffer.h"
 
 #include <algorithm>
 
@@ -11,7 +11,8 @@ std::shared_ptr<Buffer> Buffer::Slice(int64_t offset, int64_t length) const {
 }
 
 Result<std::shared_ptr<Buffer>> Buffer::CopyFrom(std::string_view bytes, MemoryPool* pool) {
-  QUIVER_ASSIGN_OR_RAISE(auto buf, MutableBuffer::Allocate(static_cast<int64_t>(bytes.size()), pool));
+  QUIVER_ASSIGN_OR_RAISE(auto buf,
+                         MutableBuffer::Allocate(static_cast<int64_t>(bytes.size()), pool));
   if (!bytes.empty()) std::memcpy(buf->mutable_data(), bytes.data(), bytes.size());
   buf->ZeroPadding();
   return std::shared_ptr<Buffer>(std::move(buf));
@@ -53,12 +54,14 @@ Status MutableBuffer::Resize(int64_t new_size) {
 }
 
 void MutableBuffer::ZeroPadding() {
-  if (capacity_ > size_) std::memset(mutable_data() + size_, 0, static_cast<size_t>(capacity_ - size_));
+  if (capacity_ > size_)
+    std::memset(mutable_data() + size_, 0, static_cast<size_t>(capacity_ - size_));
 }
 
 Result<std::shared_ptr<MutableBuffer>> AllocateZeroed(int64_t size, MemoryPool* pool) {
   QUIVER_ASSIGN_OR_RAISE(auto buf, MutableBuffer::Allocate(size, pool));
-  if (buf->capacity() > 0) std::memset(buf->mutable_data(), 0, static_cast<size_t>(buf->capacity()));
+  if (buf->capacity() > 0)
+    std::memset(buf->mutable_data(), 0, static_cast<size_t>(buf->capacity()));
   return buf;
 }
 
