@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "columnar/builder.h"
 #include "common/io.h"
 #include "engine/copy_options.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
+#include "execution/operators/physical_result_stream.h"
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "formats/file_format.h"
@@ -83,10 +85,183 @@ std::vector<Value> QueryResult::Row(int64_t r) const {
 
 // --- statement execution -------------------------------------------------------------
 
+namespace {
+
+// The options of the statement running on this thread. A statement runs on
+// the thread that called ExecuteStream (only its pipeline tasks run
+// elsewhere, and they read the ExecutionContext), so its limits reach every
+// statement kind's code (binding, COPY, RunQuery) without a parameter
+// threaded through each.
+thread_local const StatementOptions* tls_statement_options = nullptr;
+
+class StatementOptionsScope {
+ public:
+  explicit StatementOptionsScope(const StatementOptions* o) : saved_(tls_statement_options) {
+    tls_statement_options = o;
+  }
+  ~StatementOptionsScope() { tls_statement_options = saved_; }
+
+ private:
+  const StatementOptions* saved_;
+};
+
+const StatementOptions& CurrentOptions() {
+  static const StatementOptions kDefaults;
+  return tls_statement_options ? *tls_statement_options : kDefaults;
+}
+
+const FileAccessPolicy* CurrentFilePolicy() { return CurrentOptions().file_policy.get(); }
+
+Status CheckFile(const std::string& path) {
+  const FileAccessPolicy* policy = CurrentFilePolicy();
+  return policy ? policy->Check(path) : Status::OK();
+}
+
+// PostgreSQL's name of what a writing statement does; empty if it does not
+// write.
+std::string WriteKind(const sql::Statement& s) {
+  switch (s.kind) {
+    case sql::StatementKind::kInsert:
+      return "INSERT";
+    case sql::StatementKind::kUpdate:
+      return "UPDATE";
+    case sql::StatementKind::kDelete:
+      return "DELETE";
+    case sql::StatementKind::kCreateTable:
+      return static_cast<const sql::CreateTableStatement&>(s).as_select ? "CREATE TABLE AS"
+                                                                        : "CREATE TABLE";
+    case sql::StatementKind::kCreateView:
+      return "CREATE VIEW";
+    case sql::StatementKind::kCreateIndex:
+      return "CREATE INDEX";
+    case sql::StatementKind::kDrop:
+      switch (static_cast<const sql::DropStatement&>(s).object) {
+        case sql::DropStatement::kView:
+          return "DROP VIEW";
+        case sql::DropStatement::kIndex:
+          return "DROP INDEX";
+        default:
+          return "DROP TABLE";
+      }
+    case sql::StatementKind::kCopy:
+      // COPY TO writes a file: refused too, unlike PostgreSQL.
+      return static_cast<const sql::CopyStatement&>(s).is_from ? "COPY FROM" : "COPY TO";
+    case sql::StatementKind::kExplain: {
+      const auto& e = static_cast<const sql::ExplainStatement&>(s);
+      return e.analyze && e.statement ? WriteKind(*e.statement) : "";
+    }
+    case sql::StatementKind::kSelect:
+    case sql::StatementKind::kSet:
+    case sql::StatementKind::kTransaction:
+      return "";
+  }
+  return "this statement";
+}
+
+Status CheckReadOnly(const sql::Statement& s, const StatementOptions& options) {
+  if (!options.read_only) return Status::OK();
+  const std::string kind = WriteKind(s);
+  if (kind.empty()) return Status::OK();
+  return Status::Invalid("cannot execute {} in a read-only transaction", kind);
+}
+
+}  // namespace
+
+struct QueryStream::State {
+  bool has_rows = false;
+  SchemaRef schema;
+  std::string command_tag;
+  int64_t rows_affected = 0;
+  // A finished result (commands, EXPLAIN) ...
+  std::vector<RecordBatchRef> batches;
+  size_t next = 0;
+  std::atomic<bool> cancelled{false};
+  // ... or a query running on `thread`.
+  std::shared_ptr<exec::ExecutionContext> ctx;
+  std::shared_ptr<exec::ResultChannel> channel;
+  std::thread thread;
+};
+
+QueryStream::QueryStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+QueryStream::~QueryStream() {
+  if (state_->thread.joinable()) {
+    Cancel();
+    state_->thread.join();
+  }
+}
+
+bool QueryStream::has_rows() const { return state_->has_rows; }
+const SchemaRef& QueryStream::schema() const { return state_->schema; }
+const std::string& QueryStream::command_tag() const { return state_->command_tag; }
+int64_t QueryStream::rows_affected() const { return state_->rows_affected; }
+int64_t QueryStream::memory_peak() const {
+  return state_->ctx ? state_->ctx->pool()->peak_bytes() : 0;
+}
+
+Status QueryStream::Next(RecordBatchRef* out) {
+  *out = nullptr;
+  if (state_->channel) return state_->channel->Pop(out);
+  if (state_->cancelled.load()) {
+    return Status::Cancelled("canceling statement due to user request");
+  }
+  if (state_->next < state_->batches.size()) *out = state_->batches[state_->next++];
+  return Status::OK();
+}
+
+void QueryStream::Cancel() {
+  state_->cancelled.store(true);
+  if (state_->ctx) state_->ctx->CancelByUser();
+  if (state_->channel) state_->channel->Abort();
+}
+
 struct Database::Impl {
   Database* db;
 
   int64_t memory_limit() const { return db->memory_limit_; }
+
+  std::shared_ptr<exec::ExecutionContext> MakeContext(const StatementOptions& options,
+                                                      bool profile) {
+    const int64_t limit = options.memory_limit >= 0 ? options.memory_limit : memory_limit();
+    auto ctx = std::make_shared<exec::ExecutionContext>(limit, profile);
+    if (db->options_.threads > 0) ctx->set_num_threads(db->options_.threads);
+    if (options.deadline) ctx->set_deadline(*options.deadline);
+    return ctx;
+  }
+
+  // Plans a bound query and starts it on a thread of its own, its result
+  // streamed (see QueryStream).
+  Result<std::unique_ptr<QueryStream>> StartQuery(BoundQuery q, plan::BindState* state,
+                                                  const StatementOptions& options) {
+    QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, Optimize(std::move(q.plan), state));
+    exec::PhysicalPlanOptions popts;
+    popts.runtime_filters = db->options_.runtime_filters;
+    QUIVER_ASSIGN_OR_RAISE(exec::PhysicalOpPtr physical, exec::CreatePhysicalPlan(*plan, popts));
+    std::vector<FieldRef> fields;
+    for (size_t i = 0; i < q.names.size(); ++i) fields.push_back(field(q.names[i], q.types[i]));
+    auto st = std::make_unique<QueryStream::State>();
+    st->has_rows = true;
+    st->schema = schema(std::move(fields));
+    // A few batches in flight: enough to keep the consumer and the query
+    // both busy, little enough that the result never piles up.
+    st->channel = std::make_shared<exec::ResultChannel>(8);
+    st->ctx = MakeContext(options, false);
+    std::shared_ptr<exec::PhysicalOperator> root =
+        std::make_shared<exec::PhysicalResultStream>(q.types, st->schema, st->channel);
+    root->children().push_back(std::move(physical));
+    // The physical plan may point into the logical one (as RunQuery's does
+    // while it runs): both live as long as the query.
+    std::shared_ptr<plan::LogicalOperator> logical(std::move(plan));
+    st->thread = std::thread([root, logical, ctx = st->ctx, channel = st->channel]() mutable {
+      Status status = exec::ExecutePlan(*ctx, root.get());
+      // The plan's states (hash tables, sort buffers) go before the end is
+      // announced, so a finished stream holds only the batches handed out.
+      root.reset();
+      logical.reset();
+      channel->Close(std::move(status));
+    });
+    return std::make_unique<QueryStream>(std::move(st));
+  }
 
   Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state) {
     if (!db->options_.optimize) return plan;
@@ -107,8 +282,7 @@ struct Database::Impl {
     auto out_schema = schema(std::move(fields));
     auto collector = std::make_unique<exec::PhysicalResultCollector>(q.types, out_schema);
     collector->children().push_back(std::move(physical));
-    auto ctx = std::make_shared<exec::ExecutionContext>(memory_limit(), profile);
-    if (db->options_.threads > 0) ctx->set_num_threads(db->options_.threads);
+    auto ctx = MakeContext(CurrentOptions(), profile);
     const auto start = std::chrono::steady_clock::now();
     QUIVER_RETURN_NOT_OK(exec::ExecutePlan(*ctx, collector.get()));
     QueryResult r;
@@ -131,6 +305,7 @@ struct Database::Impl {
                                     const std::vector<Value>& params) {
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.select, &state));
     return RunQuery(std::move(q), &state, false);
@@ -168,6 +343,7 @@ struct Database::Impl {
     const auto& select = static_cast<const sql::SelectStatement&>(*s.statement);
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*select.select, &state));
     if (s.analyze) {
@@ -270,6 +446,7 @@ struct Database::Impl {
     if (s.source == nullptr) return Status::Unsupported("INSERT ... DEFAULT VALUES");
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     plan::Binder binder(&state);
     if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty() &&
@@ -316,6 +493,8 @@ struct Database::Impl {
     if (s.as_select) {
       plan::BindState state;
       state.catalog = &db->catalog_;
+      state.file_policy = CurrentFilePolicy();
+    state.file_policy = CurrentFilePolicy();
       state.parameters = params;
       QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.as_select, &state));
       std::vector<FieldRef> fields;
@@ -369,6 +548,7 @@ struct Database::Impl {
     // Bind once to report errors now rather than at first use.
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.query, &state));
     if (s.columns.size() > q.names.size()) {
       return Status::Invalid("CREATE VIEW specifies more column names than columns");
@@ -412,6 +592,7 @@ struct Database::Impl {
     const SchemaRef target = table->schema();
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     plan::Binder binder(&state);
     // FROM the table.
@@ -610,6 +791,11 @@ struct Database::Impl {
         options.csv.read.column_names.push_back(f->name);
         options.csv.convert.column_types.emplace_back(f->name, f->type);
       }
+      QUIVER_RETURN_NOT_OK(CheckFile(s.file));
+      if (CurrentFilePolicy() != nullptr) {
+        QUIVER_ASSIGN_OR_RAISE(std::vector<std::string> paths, ExpandPaths(s.file));
+        for (const std::string& p : paths) QUIVER_RETURN_NOT_OK(CheckFile(p));
+      }
       QUIVER_ASSIGN_OR_RAISE(auto files, FileTable::Open(s.file, s.file, options));
       QUIVER_ASSIGN_OR_RAISE(auto plan, files->Plan([&] {
         ScanRequest r;
@@ -672,8 +858,10 @@ struct Database::Impl {
     }
     plan::BindState state;
     state.catalog = &db->catalog_;
+    state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
+    QUIVER_RETURN_NOT_OK(CheckFile(s.file));
     QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
     QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(copy.format, s.file, file.get(),
@@ -749,6 +937,132 @@ Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql,
     results.push_back(std::move(r).ValueOrDie());
   }
   return results;
+}
+
+Result<std::unique_ptr<QueryStream>> Database::ExecuteStream(const std::string& sql,
+                                                             const std::vector<Value>& params,
+                                                             const StatementOptions& options) {
+  QUIVER_ASSIGN_OR_RAISE(auto parsed, sql::Parse(sql));
+  if (parsed.size() != 1) return Status::Invalid("expected one statement, got {}", parsed.size());
+  sql::Statement& stmt = *parsed[0];
+  QUIVER_RETURN_NOT_OK(CheckReadOnly(stmt, options));
+  StatementOptionsScope scope(&options);
+  if (stmt.kind == sql::StatementKind::kSelect) {
+    plan::BindState state;
+    state.catalog = &catalog_;
+    state.parameters = params;
+    state.file_policy = options.file_policy.get();
+    QUIVER_ASSIGN_OR_RAISE(
+        BoundQuery q, impl_->BindSelect(*static_cast<sql::SelectStatement&>(stmt).select, &state));
+    return impl_->StartQuery(std::move(q), &state, options);
+  }
+  // Commands (and EXPLAIN) run now; their stream hands out what they return.
+  QUIVER_ASSIGN_OR_RAISE(QueryResult r, impl_->ExecuteStatement(stmt, params));
+  auto st = std::make_unique<QueryStream::State>();
+  st->has_rows = r.has_rows;
+  st->schema = r.has_rows && r.schema ? r.schema : std::make_shared<Schema>();
+  st->batches = std::move(r.batches);
+  st->command_tag = std::move(r.command_tag);
+  st->rows_affected = r.rows_affected;
+  return std::make_unique<QueryStream>(std::move(st));
+}
+
+Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& sql,
+                                                             const StatementOptions& options) {
+  QUIVER_ASSIGN_OR_RAISE(auto parsed, sql::Parse(sql));
+  if (parsed.size() != 1) return Status::Invalid("expected one statement, got {}", parsed.size());
+  const sql::Statement& stmt = *parsed[0];
+  auto p = std::make_shared<PreparedStatement>();
+  p->db_ = this;
+  p->sql_ = sql;
+  p->num_parameters_ = MaxParameterIndex(sql);
+  p->schema_ = std::make_shared<Schema>();
+  p->returns_rows_ =
+      stmt.kind == sql::StatementKind::kSelect || stmt.kind == sql::StatementKind::kExplain;
+  if (stmt.kind == sql::StatementKind::kSelect) {
+    // Bound once for the result's columns (and the errors binding finds);
+    // parameters are untyped NULLs until values come.
+    plan::BindState state;
+    state.catalog = &catalog_;
+    state.parameters.assign(static_cast<size_t>(p->num_parameters_), Value::Null(null()));
+    state.file_policy = options.file_policy.get();
+    QUIVER_ASSIGN_OR_RAISE(
+        BoundQuery q,
+        impl_->BindSelect(*static_cast<const sql::SelectStatement&>(stmt).select, &state));
+    std::vector<FieldRef> fields;
+    for (size_t i = 0; i < q.names.size(); ++i) {
+      fields.push_back(
+          field(q.names[i], q.types[i]->id == TypeId::kNull ? utf8() : q.types[i]));
+    }
+    p->schema_ = schema(std::move(fields));
+  } else if (stmt.kind == sql::StatementKind::kExplain) {
+    p->schema_ = schema({field("QUERY PLAN", utf8(), false)});
+  }
+  return p;
+}
+
+Result<std::unique_ptr<QueryStream>> PreparedStatement::Execute(
+    const std::vector<Value>& params, const StatementOptions& options) const {
+  // Parsed again: cheap, and concurrent executions share no AST.
+  return db_->ExecuteStream(sql_, params, options);
+}
+
+int MaxParameterIndex(std::string_view sql) {
+  int max = 0;
+  size_t i = 0;
+  const size_t n = sql.size();
+  while (i < n) {
+    const char c = sql[i];
+    if (c == '\'' || c == '"') {
+      const char q = c;
+      for (++i; i < n; ++i) {
+        if (sql[i] == q) {
+          if (i + 1 < n && sql[i + 1] == q) {
+            ++i;
+            continue;
+          }
+          break;
+        }
+      }
+      ++i;
+    } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+      while (i < n && sql[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      int depth = 0;
+      while (i < n) {
+        if (sql.compare(i, 2, "/*") == 0) {
+          ++depth;
+          i += 2;
+        } else if (sql.compare(i, 2, "*/") == 0) {
+          i += 2;
+          if (--depth == 0) break;
+        } else {
+          ++i;
+        }
+      }
+    } else if (c == '$' && i + 1 < n && std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
+      int v = 0;
+      for (++i; i < n && std::isdigit(static_cast<unsigned char>(sql[i])); ++i) {
+        v = std::min(v * 10 + (sql[i] - '0'), 1 << 20);
+      }
+      max = std::max(max, v);
+    } else if (c == '$') {
+      // $tag$ ... $tag$ (dollar quoting)
+      size_t end = i + 1;
+      while (end < n && (std::isalnum(static_cast<unsigned char>(sql[end])) || sql[end] == '_'))
+        ++end;
+      if (end < n && sql[end] == '$') {
+        const std::string tag(sql.substr(i, end - i + 1));
+        const size_t close = sql.find(tag, end + 1);
+        i = close == std::string_view::npos ? n : close + tag.size();
+      } else {
+        ++i;
+      }
+    } else {
+      ++i;
+    }
+  }
+  return max;
 }
 
 Result<QueryResult> Database::Execute(const std::string& sql, const std::vector<Value>& params) {

@@ -7,16 +7,26 @@
 // The query path: sql::Parse -> plan::Binder -> optimizer::Optimize ->
 // exec::CreatePhysicalPlan -> exec::ExecutePlan -> QueryResult.
 //
+// Streaming: ExecuteStream (and PreparedStatement::Execute) return a
+// QueryStream whose batches leave as the final pipeline emits them, through a
+// bounded queue (exec::PhysicalResultStream): a slow reader makes the query
+// wait rather than the result pile up. StatementOptions bound one statement:
+// deadline, memory, read-only, the files it may touch.
+//
 // Thread-safety: several statements may run at once (the catalog locks).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "columnar/array.h"
+#include "common/file_access.h"
 #include "common/status.h"
 #include "vector/value.h"
 
@@ -50,6 +60,80 @@ struct QueryResult {
   std::vector<Value> Row(int64_t r) const;
 };
 
+// The limits one statement runs under.
+struct StatementOptions {
+  // Past it the statement fails with "canceling statement due to statement
+  // timeout" (Cancelled).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Bytes the statement's query may hold; < 0: the database's limit.
+  int64_t memory_limit = -1;
+  // Refuse statements that write (tables, views, indexes, files):
+  // "cannot execute INSERT in a read-only transaction".
+  bool read_only = false;
+  // Files the statement may read or write (FROM 'file', read_*, COPY);
+  // null: any.
+  std::shared_ptr<const FileAccessPolicy> file_policy;
+};
+
+// The result of one statement, batch by batch. Queries run on a background
+// thread started by ExecuteStream; destroying the stream cancels the query
+// and waits for it to stop. Batches handed out stay valid as long as the
+// caller holds them. Next and the accessors are for one consumer thread;
+// Cancel may be called from any thread.
+class QueryStream {
+ public:
+  ~QueryStream();
+  QueryStream(const QueryStream&) = delete;
+  QueryStream& operator=(const QueryStream&) = delete;
+
+  // Whether the statement returns rows (SELECT, EXPLAIN); else schema() has
+  // no fields and the stream no batches.
+  bool has_rows() const;
+  const SchemaRef& schema() const;
+  // The next batch, *out == nullptr at the end; the query's error (Cancelled
+  // after Cancel) instead.
+  Status Next(RecordBatchRef* out);
+  // Thread-safe: the query stops at its next chunk boundary.
+  void Cancel();
+  // After the end: the command tag ("INSERT 0 3", "CREATE TABLE"; empty for
+  // queries) and the rows a command affected.
+  const std::string& command_tag() const;
+  int64_t rows_affected() const;
+  // The most bytes the query's memory pool held at once (0 for commands).
+  int64_t memory_peak() const;
+
+  struct State;
+  explicit QueryStream(std::unique_ptr<State> state);
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+class Database;
+
+// One statement parsed and checked once, run any number of times with
+// parameter values ($1 .. $n). Thread-safe.
+class PreparedStatement {
+ public:
+  bool returns_rows() const { return returns_rows_; }
+  // Columns of the result (no fields for commands). A column whose type
+  // depends on an unbound parameter is text.
+  const SchemaRef& result_schema() const { return schema_; }
+  int num_parameters() const { return num_parameters_; }
+  const std::string& sql() const { return sql_; }
+
+  Result<std::unique_ptr<QueryStream>> Execute(const std::vector<Value>& params,
+                                               const StatementOptions& options = {}) const;
+
+ private:
+  friend class Database;
+  Database* db_ = nullptr;
+  std::string sql_;
+  bool returns_rows_ = false;
+  SchemaRef schema_;
+  int num_parameters_ = 0;
+};
+
 class Database {
  public:
   explicit Database(DatabaseOptions options = {});
@@ -66,6 +150,17 @@ class Database {
   // Runs `sql`, which must hold exactly one statement.
   Result<QueryResult> Execute(const std::string& sql, const std::vector<Value>& params = {});
 
+  // Runs `sql` (one statement) as a stream. Errors found before execution
+  // (syntax, names, types, read-only, file policy) are returned here.
+  // Statements other than queries run to completion before this returns.
+  Result<std::unique_ptr<QueryStream>> ExecuteStream(const std::string& sql,
+                                                     const std::vector<Value>& params = {},
+                                                     const StatementOptions& options = {});
+  // Parses and binds `sql` (one statement, $n placeholders) once. Binding
+  // opens the files a query reads, so `options.file_policy` applies here too.
+  Result<std::shared_ptr<PreparedStatement>> Prepare(const std::string& sql,
+                                                     const StatementOptions& options = {});
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -76,6 +171,10 @@ class Database {
 
 // 80% of the machine's physical memory.
 int64_t DefaultMemoryLimit();
+// The highest $n placeholder in `sql` outside literals, quoted names and
+// comments (0: none).
+int MaxParameterIndex(std::string_view sql);
+
 // "4GB", "512MB", "1.5 GiB", "80%" -> bytes.
 Result<int64_t> ParseMemorySize(const std::string& text);
 

@@ -21,6 +21,18 @@ OperatorProfile* ExecutionContext::ProfileOf(const PhysicalOperator* op) {
   return profiles_.back().second.get();
 }
 
+Status ExecutionContext::CancelStatus() const {
+  if (!cancelled()) return Status::OK();
+  switch (interrupt_.load()) {
+    case kUser:
+      return Status::Cancelled("canceling statement due to user request");
+    case kDeadline:
+      return Status::Cancelled("canceling statement due to statement timeout");
+    default:
+      return Status::Cancelled("query cancelled");
+  }
+}
+
 Status ExecutionContext::CheckMemory(const Status& st) const {
   if (st.ok() || st.code() != StatusCode::kOutOfMemory) return st;
   if (pool_->limit() >= 0) {

@@ -1,6 +1,10 @@
 // Per-query execution state shared by all operators and threads: the
-// query's memory pool (with its limit), cancellation, and the profile that
+// query's memory pool (with its limit), cancellation (by the user, by the
+// statement's deadline, or after a sibling task failed), and the profile that
 // EXPLAIN ANALYZE prints.
+//
+// Pipelines poll cancelled() at morsel and chunk boundaries (pipeline.cc), so
+// a cancelled query stops within one chunk's work per thread.
 #pragma once
 
 #include <atomic>
@@ -35,8 +39,28 @@ class ExecutionContext {
   int num_threads() const { return num_threads_; }
   void set_num_threads(int n) { num_threads_ = n; }
 
-  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
-  void Cancel() { cancelled_ = true; }
+  // True once the query must stop: Cancel(), CancelByUser() or the deadline
+  // passed. Cheap enough to call per chunk.
+  bool cancelled() const {
+    if (interrupt_.load(std::memory_order_relaxed) != kNone) return true;
+    if (!has_deadline_ || std::chrono::steady_clock::now() < deadline_) return false;
+    int expected = kNone;
+    interrupt_.compare_exchange_strong(expected, kDeadline);
+    return true;
+  }
+  // Stops the other tasks after one failed (its error is the query's).
+  void Cancel() { Interrupt(kFailed); }
+  // Thread-safe; the query fails with "canceling statement due to user request".
+  void CancelByUser() { Interrupt(kUser); }
+  // Past `deadline` the query fails with "canceling statement due to
+  // statement timeout". Set before execution starts.
+  void set_deadline(std::chrono::steady_clock::time_point deadline) {
+    deadline_ = deadline;
+    has_deadline_ = true;
+  }
+  // Why the query stopped (Cancelled, PostgreSQL's wording), or OK if it
+  // was not cancelled.
+  Status CancelStatus() const;
 
   bool profiling() const { return profile_; }
   OperatorProfile* ProfileOf(const PhysicalOperator* op);
@@ -47,7 +71,14 @@ class ExecutionContext {
  private:
   MemoryPool* pool_;  // deleted once its last buffer is freed (ReleaseWhenUnused)
   int num_threads_;
-  std::atomic<bool> cancelled_{false};
+  enum : int { kNone = 0, kFailed, kUser, kDeadline };
+  void Interrupt(int why) {
+    int expected = kNone;  // the first reason wins
+    interrupt_.compare_exchange_strong(expected, why);
+  }
+  mutable std::atomic<int> interrupt_{kNone};
+  bool has_deadline_ = false;
+  std::chrono::steady_clock::time_point deadline_;
   bool profile_;
   std::mutex mu_;
   std::vector<std::pair<const PhysicalOperator*, std::unique_ptr<OperatorProfile>>> profiles_;

@@ -108,6 +108,16 @@ class PhysicalOperator {
   virtual Status Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const;
   // Whether feeding this sink may stop early (LIMIT has enough rows).
   virtual bool SinkDone(GlobalSinkState& gstate) const { return false; }
+  // Called on the pipeline's thread with the batch_index of each chunk its
+  // source produced, before the chunk goes up the pipeline. Sources hand out
+  // morsels in increasing batch_index, and a thread's chunks come in
+  // increasing batch_index, so a sink that emits rows while the pipeline
+  // runs (the streaming result) learns that no later chunk of this thread
+  // comes before `batch_index`. Default: nothing.
+  virtual Status SourceProgress(ExecutionContext& /*ctx*/, GlobalSinkState& /*gstate*/,
+                                LocalSinkState& /*lstate*/, int64_t /*batch_index*/) const {
+    return Status::OK();
+  }
 
   // --- pipeline construction --------------------------------------------------------
   // Adds this operator (and its children) to `current` / new pipelines.

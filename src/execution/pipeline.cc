@@ -177,7 +177,7 @@ class PipelineRunner {
         QUIVER_RETURN_NOT_OK(Push(ts, out, i + 1));
       }
       if (r == OperatorResult::kNeedMoreInput) return Status::OK();
-      if (ctx_.cancelled()) return Status::Cancelled("query cancelled");
+      if (ctx_.cancelled()) return ctx_.CancelStatus();
     }
   }
 
@@ -199,7 +199,8 @@ class PipelineRunner {
     DataChunk chunk;
     bool stopping = false;
     for (;;) {
-      if (ctx_.cancelled()) return Status::Cancelled("query cancelled");
+      // A morsel boundary: user cancel, deadline and sibling failures stop here.
+      if (ctx_.cancelled()) return ctx_.CancelStatus();
       if (!stopping && p_.sink->SinkDone(*p_.sink->sink_state)) {
         // Morsels already begun are finished, so the rows kept are the
         // first ones in input order.
@@ -218,6 +219,12 @@ class PipelineRunner {
         r = *result;
       }
       if (chunk.num_rows > 0) {
+        Status progress =
+            p_.sink->SourceProgress(ctx_, *p_.sink->sink_state, *ts.sink, chunk.batch_index);
+        if (!progress.ok()) {
+          ctx_.Cancel();
+          return progress;
+        }
         if (source_prof) {
           source_prof->rows_out += chunk.num_rows;
           source_prof->chunks_out++;
@@ -268,11 +275,24 @@ Status ExecutePlan(ExecutionContext& ctx, PhysicalOperator* root) {
           ready = false;
         }
       }
+      // Pipelines feeding one sink run in the order they were built (UNION
+      // ALL's first branch before its second, a join's probe before its
+      // unmatched build rows), which is their batch_index order: a sink
+      // that emits as it goes (the streaming result) then keeps the order
+      // the result collector would give.
+      for (size_t j = 0; j < i && ready; ++j) {
+        if (todo[j]->sink == p->sink) ready = false;
+      }
       if (!ready) continue;
+      QUIVER_RETURN_NOT_OK(ctx.CancelStatus());
       PipelineRunner runner(ctx, *p);
       QUIVER_RETURN_NOT_OK(runner.Run());
+      // Tasks that saw the cancel may have stopped quietly (a scan ends its
+      // morsels early): never finalize a cancelled query's partial input.
+      QUIVER_RETURN_NOT_OK(ctx.CancelStatus());
       if (--feeding[p->sink] == 0) {
         QUIVER_RETURN_NOT_OK(ctx.CheckMemory(p->sink->Finalize(ctx, *p->sink->sink_state)));
+        QUIVER_RETURN_NOT_OK(ctx.CancelStatus());
       }
       done.push_back(p);
       todo.erase(todo.begin() + static_cast<long>(i));

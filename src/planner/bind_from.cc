@@ -108,6 +108,20 @@ std::string FileStem(const std::string& path) {
   return base;
 }
 
+// Files are opened only once the statement's file policy allows the pattern
+// and every file it expands to (a symlink in an allowed directory may lead
+// out of it).
+Result<std::shared_ptr<FileTable>> OpenFileTable(const BindState& state, const std::string& name,
+                                                 const std::string& pattern,
+                                                 const FileTableOptions& options) {
+  if (state.file_policy != nullptr && state.file_policy->restricted()) {
+    QUIVER_RETURN_NOT_OK(state.file_policy->Check(pattern));
+    QUIVER_ASSIGN_OR_RAISE(std::vector<std::string> paths, ExpandPaths(pattern));
+    for (const std::string& p : paths) QUIVER_RETURN_NOT_OK(state.file_policy->Check(p));
+  }
+  return FileTable::Open(name, pattern, options);
+}
+
 }  // namespace
 
 Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
@@ -152,7 +166,7 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
   }
   // A quoted file name: FROM "data/events.arrow".
   if (LooksLikePath(ref.name)) {
-    auto table = FileTable::Open(ref.name, ref.name);
+    auto table = OpenFileTable(*state_, ref.name, ref.name, {});
     if (!table.ok()) return table.status().WithPosition(ref.location);
     return MakeGet(*table, ref.alias, FileStem(ref.name), ref.location);
   }
@@ -337,7 +351,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
             .WithPosition(ref.location);
       }
     }
-    auto table = FileTable::Open(path, path, options);
+    auto table = OpenFileTable(*state_, path, path, options);
     if (!table.ok()) return table.status().WithPosition(ref.location);
     return MakeGet(*table, ref.alias, FileStem(path), ref.location);
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "common/file_access.h"
 #include "planner/logical_plan.h"
 #include "sql/ast.h"
 
@@ -28,6 +29,8 @@ namespace quiver::plan {
 struct BindState {
   const Catalog* catalog = nullptr;
   std::vector<Value> parameters;  // $1, $2, ...
+  // Files the statement may read (FROM 'file', read_csv, ...); null: any.
+  const FileAccessPolicy* file_policy = nullptr;
   int next_table_index = 0;
   int NewTableIndex() { return next_table_index++; }
 };

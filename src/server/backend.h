@@ -79,7 +79,10 @@ class SqlBackend {
   virtual ~SqlBackend() = default;
   // `sql` holds one statement with $n placeholders. Errors are the SQL
   // errors (syntax, unknown names, types) the statement would raise.
-  virtual Result<std::shared_ptr<PreparedQuery>> Prepare(const std::string& sql) = 0;
+  // Binding opens the files a query reads (for their columns), so
+  // `options.data_dirs` confine it already.
+  virtual Result<std::shared_ptr<PreparedQuery>> Prepare(const std::string& sql,
+                                                         const ExecOptions& options) = 0;
   virtual std::vector<TableInfo> ListTables() const = 0;
   // Creates, appends to or replaces `request.table` with `batches` (all of
   // `schema`): all or nothing. Returns the rows written.

@@ -1,9 +1,9 @@
 // EngineBackend: the server's SqlBackend over quiver::Database.
 //
-// Statements run through Database::Execute, which returns the whole result
-// at once; the stream hands its batches out one by one. (The engine's
-// streaming interface, Database::Prepare / ExecuteStream, replaces this
-// when it lands: then batches leave as the final pipeline emits them.)
+// Statements are prepared and run through the engine's streaming interface
+// (Database::Prepare, PreparedStatement::Execute): batches leave as the
+// final pipeline emits them, and the statement's limits (deadline, memory,
+// read-only, data directories) are the engine's StatementOptions.
 #include "server/engine_backend.h"
 
 #include <atomic>
@@ -20,168 +20,65 @@
 namespace quiver::server {
 namespace {
 
-// A finished result handed out batch by batch.
-class MaterializedStream final : public BatchStream {
+Result<StatementOptions> ToStatementOptions(const ExecOptions& options) {
+  StatementOptions o;
+  o.deadline = options.deadline;
+  o.memory_limit = options.memory_limit;
+  o.read_only = options.read_only;
+  if (!options.data_dirs.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(FileAccessPolicy policy, FileAccessPolicy::Make(options.data_dirs));
+    o.file_policy = std::make_shared<FileAccessPolicy>(std::move(policy));
+  }
+  return o;
+}
+
+// The engine's stream as the server's: batches leave as the query's final
+// pipeline emits them, and a slow client makes the query wait.
+class EngineStream final : public BatchStream {
  public:
-  explicit MaterializedStream(QueryResult result) : result_(std::move(result)) {
-    schema_ = result_.has_rows && result_.schema ? result_.schema : std::make_shared<Schema>();
+  explicit EngineStream(std::unique_ptr<QueryStream> stream) : stream_(std::move(stream)) {}
+  const SchemaRef& schema() const override { return stream_->schema(); }
+  Status Next(RecordBatchRef* out) override { return stream_->Next(out); }
+  void Cancel() override { stream_->Cancel(); }
+  int64_t rows_affected() const override {
+    return stream_->has_rows() ? -1 : stream_->rows_affected();
   }
-  const SchemaRef& schema() const override { return schema_; }
-  Status Next(RecordBatchRef* out) override {
-    *out = nullptr;
-    if (cancelled_.load()) return Status::Cancelled("canceling statement due to user request");
-    if (next_ < result_.batches.size()) *out = result_.batches[next_++];
-    return Status::OK();
-  }
-  void Cancel() override { cancelled_.store(true); }
-  int64_t rows_affected() const override { return result_.has_rows ? -1 : result_.rows_affected; }
-  std::string command_tag() const override { return result_.command_tag; }
+  std::string command_tag() const override { return stream_->command_tag(); }
 
  private:
-  QueryResult result_;
-  SchemaRef schema_;
-  size_t next_ = 0;
-  std::atomic<bool> cancelled_{false};
+  std::unique_ptr<QueryStream> stream_;
 };
-
-bool Writes(const sql::Statement& s) {
-  switch (s.kind) {
-    case sql::StatementKind::kSelect:
-    case sql::StatementKind::kExplain:
-    case sql::StatementKind::kSet:
-    case sql::StatementKind::kTransaction:
-      return false;
-    default:
-      return true;
-  }
-}
-
-// The highest $n in `sql` outside literals, quoted names and comments.
-int MaxParameter(std::string_view sql) {
-  int max = 0;
-  size_t i = 0;
-  const size_t n = sql.size();
-  while (i < n) {
-    const char c = sql[i];
-    if (c == '\'' || c == '"') {
-      const char q = c;
-      for (++i; i < n; ++i) {
-        if (sql[i] == q) {
-          if (i + 1 < n && sql[i + 1] == q) {
-            ++i;
-            continue;
-          }
-          break;
-        }
-      }
-      ++i;
-    } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
-      while (i < n && sql[i] != '\n') ++i;
-    } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
-      int depth = 0;
-      while (i < n) {
-        if (sql.compare(i, 2, "/*") == 0) {
-          ++depth;
-          i += 2;
-        } else if (sql.compare(i, 2, "*/") == 0) {
-          i += 2;
-          if (--depth == 0) break;
-        } else {
-          ++i;
-        }
-      }
-    } else if (c == '$' && i + 1 < n && std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
-      int v = 0;
-      for (++i; i < n && std::isdigit(static_cast<unsigned char>(sql[i])); ++i) {
-        v = std::min(v * 10 + (sql[i] - '0'), 1 << 20);
-      }
-      max = std::max(max, v);
-    } else if (c == '$') {
-      // $tag$ ... $tag$ (dollar quoting)
-      size_t end = i + 1;
-      while (end < n && (std::isalnum(static_cast<unsigned char>(sql[end])) || sql[end] == '_'))
-        ++end;
-      if (end < n && sql[end] == '$') {
-        const std::string tag(sql.substr(i, end - i + 1));
-        const size_t close = sql.find(tag, end + 1);
-        i = close == std::string_view::npos ? n : close + tag.size();
-      } else {
-        ++i;
-      }
-    } else {
-      ++i;
-    }
-  }
-  return max;
-}
 
 class EnginePrepared final : public PreparedQuery {
  public:
-  EnginePrepared(std::shared_ptr<Database> db, std::string sql, bool returns_rows, bool writes,
-                 SchemaRef schema, int num_parameters)
-      : db_(std::move(db)),
-        sql_(std::move(sql)),
-        returns_rows_(returns_rows),
-        writes_(writes),
-        schema_(std::move(schema)),
-        num_parameters_(num_parameters) {}
+  EnginePrepared(std::shared_ptr<Database> db, std::shared_ptr<PreparedStatement> statement)
+      : db_(std::move(db)), statement_(std::move(statement)) {}
 
-  bool returns_rows() const override { return returns_rows_; }
-  const SchemaRef& result_schema() const override { return schema_; }
-  int num_parameters() const override { return num_parameters_; }
+  bool returns_rows() const override { return statement_->returns_rows(); }
+  const SchemaRef& result_schema() const override { return statement_->result_schema(); }
+  int num_parameters() const override { return statement_->num_parameters(); }
 
   Result<std::unique_ptr<BatchStream>> Execute(const std::vector<Value>& params,
                                                const ExecOptions& options) const override {
-    if (options.read_only && writes_) {
-      return Status::Invalid("cannot execute this statement: the server is read-only");
-    }
-    QUIVER_ASSIGN_OR_RAISE(QueryResult r, db_->Execute(sql_, params));
-    return std::unique_ptr<BatchStream>(std::make_unique<MaterializedStream>(std::move(r)));
+    QUIVER_ASSIGN_OR_RAISE(StatementOptions o, ToStatementOptions(options));
+    QUIVER_ASSIGN_OR_RAISE(auto stream, statement_->Execute(params, o));
+    return std::unique_ptr<BatchStream>(std::make_unique<EngineStream>(std::move(stream)));
   }
 
  private:
-  std::shared_ptr<Database> db_;
-  std::string sql_;
-  bool returns_rows_;
-  bool writes_;
-  SchemaRef schema_;
-  int num_parameters_;
+  std::shared_ptr<Database> db_;  // outlives the statement
+  std::shared_ptr<PreparedStatement> statement_;
 };
 
 class EngineBackend final : public SqlBackend {
  public:
   explicit EngineBackend(std::shared_ptr<Database> db) : db_(std::move(db)) {}
 
-  Result<std::shared_ptr<PreparedQuery>> Prepare(const std::string& sql) override {
-    QUIVER_ASSIGN_OR_RAISE(auto statements, sql::Parse(sql));
-    if (statements.size() != 1) {
-      return Status::Invalid("expected one statement, got {}", statements.size());
-    }
-    const sql::Statement& stmt = *statements[0];
-    const int num_parameters = MaxParameter(sql);
-    SchemaRef schema = std::make_shared<Schema>();
-    const bool returns_rows =
-        stmt.kind == sql::StatementKind::kSelect || stmt.kind == sql::StatementKind::kExplain;
-    if (stmt.kind == sql::StatementKind::kSelect) {
-      // Bind once for the result's columns; parameters are untyped NULLs
-      // until values are bound.
-      plan::BindState state;
-      state.catalog = db_->catalog();
-      state.parameters.assign(static_cast<size_t>(num_parameters), Value::Null(null()));
-      plan::Binder binder(&state);
-      QUIVER_ASSIGN_OR_RAISE(
-          plan::BoundQuery q,
-          binder.BindQuery(*static_cast<const sql::SelectStatement&>(stmt).select));
-      std::vector<FieldRef> fields;
-      for (size_t i = 0; i < q.names.size(); ++i) {
-        fields.push_back(field(q.names[i], q.types[i]->id == TypeId::kNull ? utf8() : q.types[i]));
-      }
-      schema = quiver::schema(std::move(fields));
-    } else if (stmt.kind == sql::StatementKind::kExplain) {
-      schema = quiver::schema({field("QUERY PLAN", utf8(), false)});
-    }
-    return std::shared_ptr<PreparedQuery>(std::make_shared<EnginePrepared>(
-        db_, sql, returns_rows, Writes(stmt), std::move(schema), num_parameters));
+  Result<std::shared_ptr<PreparedQuery>> Prepare(const std::string& sql,
+                                                 const ExecOptions& options) override {
+    QUIVER_ASSIGN_OR_RAISE(StatementOptions o, ToStatementOptions(options));
+    QUIVER_ASSIGN_OR_RAISE(auto statement, db_->Prepare(sql, o));
+    return std::shared_ptr<PreparedQuery>(std::make_shared<EnginePrepared>(db_, std::move(statement)));
   }
 
   std::vector<TableInfo> ListTables() const override {

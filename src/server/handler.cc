@@ -180,7 +180,7 @@ Result<std::shared_ptr<PreparedQuery>> Handler::Prepare(const std::string& sql) 
   // JDBC and ADBC users write ? placeholders; the engine takes $n.
   int count = 0;
   const std::string rewritten = sql::RewritePlaceholders(sql, &count);
-  return backend_->Prepare(count > 0 ? rewritten : sql);
+  return backend_->Prepare(count > 0 ? rewritten : sql, StatementOptions());
 }
 
 Result<int64_t> Handler::RunCommand(const Caller& caller, const PreparedQuery& query,

@@ -54,6 +54,16 @@ grpc::Status ToGrpcStatus(grpc::ServerContextBase* ctx, const Status& st) {
       code = grpc::StatusCode::INVALID_ARGUMENT;
       break;
   }
+  // The statement's limits: files outside the data directories
+  // (FileAccessPolicy) and writes on a read-only server.
+  const std::string& m = st.message();
+  auto ends_with = [&m](std::string_view tail) {
+    return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (m.rfind("permission denied for file", 0) == 0 || ends_with("in a read-only transaction") ||
+      ends_with("the server is read-only")) {
+    code = grpc::StatusCode::PERMISSION_DENIED;
+  }
   return grpc::Status(code, st.message());
 }
 

@@ -5,16 +5,23 @@
 //   echo "SELECT 1" | quiver sql                         (or from standard input)
 //
 // Statements run in order in one catalog. Each result is printed in the
-// chosen --format (table, csv, json); commands print their tag (CREATE
-// TABLE, INSERT 0 3). --format arrow writes the last result as an Arrow IPC
-// stream to standard output, for pipes into pyarrow.
+// chosen --format (table, csv, json) as its batches arrive from the engine's
+// stream, so csv, json and arrow output of a large SELECT runs in bounded
+// memory (table format keeps only the rows it shows); commands print their
+// tag (CREATE TABLE, INSERT 0 3). --format arrow writes the last result as
+// an Arrow IPC stream to standard output, for pipes into pyarrow. Ctrl-C
+// cancels the running query ("canceling statement due to user request").
 //
 // Errors print PostgreSQL-style, with the statement line and a caret under
 // the error position, and exit with status 1.
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <csignal>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -150,6 +157,194 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
   return Write(text);
 }
 
+// Prints a streamed result as it comes (see the file comment).
+Status PrintStream(QueryStream& stream, const SqlArgs& args) {
+  if (!stream.has_rows()) {
+    RecordBatchRef none;
+    QUIVER_RETURN_NOT_OK(stream.Next(&none));
+    return Write(stream.command_tag() + "\n");
+  }
+  const SchemaRef& schema = stream.schema();
+  RecordBatchRef b;
+  if (args.format == "csv") {
+    std::fflush(stdout);  // the CSV writer writes to the descriptor directly
+    QUIVER_ASSIGN_OR_RAISE(auto out, FileOutputStream::Open("-"));
+    csv::WriteOptions o;
+    QUIVER_ASSIGN_OR_RAISE(auto writer, csv::CsvWriter::Make(out.get(), schema, o));
+    for (;;) {
+      QUIVER_RETURN_NOT_OK(stream.Next(&b));
+      if (b == nullptr) break;
+      QUIVER_RETURN_NOT_OK(writer->WriteRecordBatch(*b));
+    }
+    return writer->Close();
+  }
+  if (args.format == "json") {
+    std::string out;
+    for (;;) {
+      QUIVER_RETURN_NOT_OK(stream.Next(&b));
+      if (b == nullptr) break;
+      for (int64_t i = 0; i < b->num_rows(); ++i) {
+        out += "{";
+        for (int c = 0; c < b->num_columns(); ++c) {
+          if (c) out += ", ";
+          out += JsonString(schema->field(c)->name) + ": " +
+                 JsonValue(ValueFromArray(*b->column(c), i));
+        }
+        out += "}\n";
+      }
+      QUIVER_RETURN_NOT_OK(Write(out));
+      out.clear();
+    }
+    return Status::OK();
+  }
+  // Table: the rows shown are kept, the rest only counted. Plans read best
+  // as plain lines (all kept: they are short).
+  const bool plan = schema->num_fields() == 1 && schema->field(0)->name == "QUERY PLAN";
+  std::vector<RecordBatchRef> kept;
+  int64_t kept_rows = 0, total = 0;
+  for (;;) {
+    QUIVER_RETURN_NOT_OK(stream.Next(&b));
+    if (b == nullptr) break;
+    total += b->num_rows();
+    if (plan || kept_rows < args.max_rows) {
+      kept_rows += b->num_rows();
+      kept.push_back(std::move(b));
+    }
+  }
+  if (plan) {
+    std::string text;
+    for (const auto& k : kept) {
+      for (int64_t i = 0; i < k->num_rows(); ++i)
+        text += std::string(k->column(0)->GetString(i)) + "\n";
+    }
+    return Write(text);
+  }
+  TableFormatOptions o;
+  o.max_rows = args.max_rows;
+  o.total_rows = total;
+  std::string text = FormatTable(schema, kept, o);
+  if (!text.empty() && text.back() != '\n') text += "\n";
+  return Write(text);
+}
+
+// Ctrl-C cancels the query being streamed. The handler only sets a flag; a
+// watcher thread passes it on (Cancel takes locks, which a handler may not).
+// With no query streaming (a command runs), Ctrl-C ends the process as it
+// would without the handler.
+volatile std::sig_atomic_t g_interrupted = 0;
+void OnInterrupt(int) { g_interrupted = 1; }
+
+class InterruptWatcher {
+ public:
+  InterruptWatcher() {
+    g_interrupted = 0;
+    previous_ = std::signal(SIGINT, OnInterrupt);
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~InterruptWatcher() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    std::signal(SIGINT, previous_);
+  }
+  void Watch(QueryStream* stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    current_ = stream;
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!done_) {
+      cv_.wait_for(lock, std::chrono::milliseconds(20));
+      if (!g_interrupted) continue;
+      g_interrupted = 0;
+      if (current_ == nullptr) {
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+      }
+      current_->Cancel();
+    }
+  }
+
+  void (*previous_)(int) = SIG_DFL;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  QueryStream* current_ = nullptr;
+  std::thread thread_;
+};
+
+// Runs the statements one by one, each printed from its stream.
+Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args) {
+  auto parsed = sql::Parse(text);
+  auto fail = [&](const Status& st, int offset) {
+    // Positions are offsets into the statement: make them offsets into
+    // `text` for the caret view, then exit 1 without main's generic prefix.
+    const Status at = st.position() >= 0 ? st.WithPosition(st.position() + offset) : st;
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(at, text).c_str());
+    std::fflush(stderr);
+    return Status(StatusCode::kCancelled, "");
+  };
+  if (!parsed.ok()) return fail(parsed.status(), 0);
+  // --format arrow writes the last result with rows; the others run unseen.
+  int last_rows = -1;
+  for (size_t i = 0; i < parsed->size(); ++i) {
+    const auto kind = (*parsed)[i]->kind;
+    if (kind == sql::StatementKind::kSelect || kind == sql::StatementKind::kExplain)
+      last_rows = static_cast<int>(i);
+  }
+  InterruptWatcher watcher;
+  for (size_t i = 0; i < parsed->size(); ++i) {
+    const auto& st = (*parsed)[i];
+    const std::string one =
+        text.substr(static_cast<size_t>(st->location),
+                    st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
+    auto stream = db.ExecuteStream(one);
+    if (!stream.ok()) return fail(stream.status(), st->location);
+    watcher.Watch(stream->get());
+    Status printed;
+    if (args.format != "arrow") {
+      printed = PrintStream(**stream, args);
+    } else if (static_cast<int>(i) == last_rows && (*stream)->has_rows()) {
+      std::fflush(stdout);
+      auto out = FileOutputStream::Open("-");
+      if (!out.ok()) return out.status();
+      auto writer = ipc::IpcWriter::MakeStreamWriter(out->get(), (*stream)->schema());
+      if (!writer.ok()) return writer.status();
+      RecordBatchRef b;
+      for (;;) {
+        printed = (*stream)->Next(&b);
+        if (!printed.ok() || b == nullptr) break;
+        printed = (*writer)->WriteRecordBatch(*b);
+        if (!printed.ok()) break;
+      }
+      if (printed.ok()) printed = (*writer)->Close();
+      if (printed.ok()) printed = (*out)->Close();
+    } else {
+      RecordBatchRef b;
+      do {
+        printed = (*stream)->Next(&b);
+      } while (printed.ok() && b != nullptr);
+    }
+    watcher.Watch(nullptr);
+    // The query's errors (and a cancel) come from its stream.
+    if (!printed.ok()) {
+      if (printed.code() == StatusCode::kIOError) return printed;
+      return fail(printed, st->location);
+    }
+  }
+  if (args.format == "arrow" && last_rows < 0) {
+    return Status::Invalid("--format arrow: no statement returned rows");
+  }
+  std::fflush(stdout);
+  return Status::OK();
+}
+
 Result<std::string> ReadStatements(const SqlArgs& args) {
   if (!args.statements.empty() && !args.file.empty()) {
     return Status::Invalid("give the statements either as an argument or with -f, not both");
@@ -179,8 +374,9 @@ Status RunSql(const SqlArgs& args) {
   options.disabled_optimizer_rules = args.disabled_rules;
   Database db(options);
   const auto start = std::chrono::steady_clock::now();
+  if (!args.timing && args.repeat <= 1) return RunStreamed(db, text, args);
   Result<std::vector<QueryResult>> results = std::vector<QueryResult>{};
-  if (args.timing || args.repeat > 1) {
+  {
     // Statement by statement, each timed (and repeated) on its own.
     auto parsed = sql::Parse(text);
     if (!parsed.ok()) {
@@ -210,8 +406,6 @@ Status RunSql(const SqlArgs& args) {
         }
       }
     }
-  } else {
-    results = db.ExecuteScript(text);
   }
   if (!results.ok()) {
     // The caret view, then exit 1 without main's generic prefix.

@@ -263,6 +263,7 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
   // partition go into the largest of them.
   std::vector<std::unique_ptr<GroupTable>> parts(nparts);
   QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nparts), [&](int64_t p) -> Status {
+    if (ctx.cancelled()) return ctx.CancelStatus();  // long finalize: stop per task
     const size_t pi = static_cast<size_t>(p);
     size_t largest = 0;
     for (size_t k = 1; k < g.tables.size(); ++k) {
@@ -331,6 +332,7 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
   g.result.assign(parts.size(), {});
   g.result_rows.assign(parts.size(), 0);
   QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(parts.size()), [&](int64_t p) -> Status {
+    if (ctx.cancelled()) return ctx.CancelStatus();  // long finalize: stop per task
     GroupTable& t = *parts[static_cast<size_t>(p)];
     const int64_t n = t.size();
     std::vector<ArrayRef> cols;

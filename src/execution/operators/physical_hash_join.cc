@@ -98,6 +98,7 @@ Status PhysicalHashJoin::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate
   const int64_t slice = 1 << 16;
   const int64_t slices = (n + slice - 1) / slice;
   QUIVER_RETURN_NOT_OK(ParallelFor(slices, [&](int64_t s) -> Status {
+    if (ctx.cancelled()) return ctx.CancelStatus();  // long finalize: stop per task
     const int64_t begin = s * slice, len = std::min(slice, n - begin);
     bool nulls = false;
     for (size_t k = 0; k < spec_.build_keys.size(); ++k) {

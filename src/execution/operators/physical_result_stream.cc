@@ -1,0 +1,145 @@
+#include "execution/operators/physical_result_stream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "execution/operators/physical_result_collector.h"
+
+namespace quiver::exec {
+namespace {
+
+struct StreamLocal : LocalSinkState {
+  StreamLocal(std::shared_ptr<ResultChannel> c, std::mutex* mu,
+              std::vector<ResultChannel::Position*>* running)
+      : channel(std::move(c)), mu_(mu), running_(running) {}
+  // A task that failed never Combines: leave the running set here too.
+  ~StreamLocal() override {
+    std::lock_guard<std::mutex> lock(*mu_);
+    Leave();
+  }
+  void Leave() {
+    auto it = std::find(running_->begin(), running_->end(), &position);
+    if (it != running_->end()) running_->erase(it);
+  }
+  std::shared_ptr<ResultChannel> channel;  // keeps mu_ and running_ alive
+  ResultChannel::Position position{std::numeric_limits<int64_t>::min()};
+  std::mutex* mu_;
+  std::vector<ResultChannel::Position*>* running_;
+};
+
+}  // namespace
+
+Status ResultChannel::Pop(RecordBatchRef* out) {
+  *out = nullptr;
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    if (aborted_) {
+      // Report the cancel once the query has stopped.
+      if (closed_) return Status::Cancelled("canceling statement due to user request");
+    } else if (!ready_.empty()) {
+      *out = std::move(ready_.front());
+      ready_.pop_front();
+      cv_.notify_all();
+      return Status::OK();
+    } else if (closed_) {
+      return final_;
+    }
+    cv_.wait(lock);
+  }
+}
+
+void ResultChannel::Abort() {
+  std::lock_guard<std::mutex> lock(mu_);
+  aborted_ = true;
+  ready_.clear();
+  while (!held_.empty()) held_.pop();
+  cv_.notify_all();
+}
+
+void ResultChannel::Close(Status status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+  final_ = std::move(status);
+  // A failed query's rows are not handed out: the error comes next.
+  if (!final_.ok()) ready_.clear();
+  while (!held_.empty()) held_.pop();
+  cv_.notify_all();
+}
+
+Status ResultChannel::Drain(ExecutionContext& ctx, std::unique_lock<std::mutex>& lock) {
+  for (;;) {
+    if (aborted_) {
+      ctx.CancelByUser();
+      return ctx.CancelStatus();
+    }
+    if (ctx.cancelled()) return ctx.CancelStatus();
+    if (held_.empty()) return Status::OK();
+    if (held_.top().position > Low()) return Status::OK();  // an earlier chunk may still come
+    if (ready_.size() >= capacity_) {
+      // Back-pressure. Woken by Pop and Abort; the timeout lets a deadline
+      // that passes meanwhile be noticed.
+      cv_.wait_for(lock, std::chrono::milliseconds(50));
+      continue;
+    }
+    ready_.push_back(held_.top().batch);
+    held_.pop();
+    cv_.notify_all();
+  }
+}
+
+int64_t ResultChannel::Low() const {
+  int64_t low = std::numeric_limits<int64_t>::max();
+  for (const Position* p : running_) low = std::min(low, p->value);
+  return low;
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalResultStream::GetLocalSinkState(
+    ExecutionContext&, GlobalSinkState&, int) const {
+  ResultChannel& c = *channel_;
+  auto local = std::make_unique<StreamLocal>(channel_, &c.mu_, &c.running_);
+  std::lock_guard<std::mutex> lock(c.mu_);
+  c.running_.push_back(&local->position);
+  return std::unique_ptr<LocalSinkState>(std::move(local));
+}
+
+Status PhysicalResultStream::SourceProgress(ExecutionContext& ctx, GlobalSinkState&,
+                                            LocalSinkState& lstate, int64_t batch_index) const {
+  auto& l = static_cast<StreamLocal&>(lstate);
+  std::unique_lock<std::mutex> lock(channel_->mu_);
+  l.position.value = std::max(l.position.value, batch_index);
+  channel_->cv_.notify_all();  // threads waiting for this one to advance
+  return channel_->Drain(ctx, lock);
+}
+
+Status PhysicalResultStream::Sink(ExecutionContext& ctx, DataChunk& input, GlobalSinkState&,
+                                  LocalSinkState& lstate) const {
+  auto& l = static_cast<StreamLocal&>(lstate);
+  // Dense copies in the query's pool: its limit and peak count what the
+  // result holds in flight.
+  QUIVER_ASSIGN_OR_RAISE(auto cols, FlattenChunk(input, ctx.pool()));
+  auto batch = RecordBatch::Make(schema_, input.num_rows, std::move(cols));
+  ResultChannel& c = *channel_;
+  std::unique_lock<std::mutex> lock(c.mu_);
+  // Chunks ahead of a thread that is behind wait for it, but only so many:
+  // then their threads wait too (the one that is behind never does), so
+  // out-of-order chunks stay bounded as well.
+  while (c.held_.size() >= c.capacity_ * 4 && l.position.value > c.Low()) {
+    if (c.aborted_) ctx.CancelByUser();
+    if (ctx.cancelled()) return ctx.CancelStatus();
+    c.cv_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  c.held_.push({l.position.value, c.seq_++, std::move(batch)});
+  return c.Drain(ctx, lock);
+}
+
+Status PhysicalResultStream::Combine(ExecutionContext& ctx, GlobalSinkState&,
+                                     LocalSinkState& lstate) const {
+  auto& l = static_cast<StreamLocal&>(lstate);
+  std::unique_lock<std::mutex> lock(channel_->mu_);
+  l.Leave();
+  channel_->cv_.notify_all();  // threads waiting for this one to advance
+  return channel_->Drain(ctx, lock);
+}
+
+}  // namespace quiver::exec

@@ -1,0 +1,295 @@
+// Database::ExecuteStream / Prepare: streamed results, cancellation,
+// back-pressure, and the per-statement limits (deadline, read-only, files).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "engine/database.h"
+
+namespace quiver {
+namespace {
+
+std::string RowsOf(const SchemaRef& schema, const std::vector<RecordBatchRef>& batches) {
+  (void)schema;
+  std::string out;
+  for (const auto& b : batches) {
+    for (int64_t i = 0; i < b->num_rows(); ++i) {
+      for (int c = 0; c < b->num_columns(); ++c) {
+        out += (c ? "|" : "") + ValueFromArray(*b->column(c), i).ToString();
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string Executed(Database& db, const std::string& sql) {
+  auto r = db.Execute(sql);
+  if (!r.ok()) return "ERROR: " + r.status().message();
+  return RowsOf(r->schema, r->batches);
+}
+
+std::string Streamed(Database& db, const std::string& sql, const StatementOptions& o = {}) {
+  auto s = db.ExecuteStream(sql, {}, o);
+  if (!s.ok()) return "ERROR: " + s.status().message();
+  std::vector<RecordBatchRef> batches;
+  for (;;) {
+    RecordBatchRef b;
+    Status st = (*s)->Next(&b);
+    if (!st.ok()) return "ERROR: " + st.message();
+    if (b == nullptr) break;
+    batches.push_back(b);
+  }
+  return RowsOf((*s)->schema(), batches);
+}
+
+DatabaseOptions Threads(int n) {
+  DatabaseOptions o;
+  o.threads = n;
+  return o;
+}
+
+class StreamTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(db_.ExecuteScript("CREATE TABLE t AS SELECT x, x % 13 AS g, 'v' || x AS s "
+                                  "FROM generate_series(1, 200000) s(x);"
+                                  "CREATE TABLE u AS SELECT x AS k FROM generate_series(1, 5000) s(x)")
+                    .ok());
+  }
+  Database db_{Threads(4)};
+};
+
+TEST_F(StreamTest, SameRowsAndOrderAsExecute) {
+  const char* queries[] = {
+      "SELECT x, s FROM t ORDER BY x DESC",
+      "SELECT * FROM t",  // scan order, as the collector gives it
+      "SELECT x FROM t WHERE x % 7 = 3",
+      "SELECT g, count(*), sum(x) FROM t GROUP BY g ORDER BY g",
+      "SELECT x FROM t ORDER BY g, x LIMIT 1000 OFFSET 5",
+      "SELECT x FROM t WHERE x < 3000 UNION ALL SELECT k FROM u",
+      "SELECT * FROM (SELECT x FROM t WHERE x < 3000 UNION ALL SELECT k FROM u) q ORDER BY 1",
+      "SELECT t.x, u.k FROM t LEFT JOIN u ON t.x = u.k * 40 ORDER BY t.x",
+      "SELECT u.k, t.x FROM t RIGHT JOIN u ON t.x = u.k * 3 ORDER BY u.k",
+      "SELECT 1 AS one WHERE false",
+      "VALUES (1, 'a'), (2, 'b')",
+  };
+  for (const char* q : queries) {
+    const std::string expected = Executed(db_, q);
+    ASSERT_EQ(expected.rfind("ERROR", 0), std::string::npos) << q << ": " << expected;
+    EXPECT_EQ(Streamed(db_, q), expected) << q;
+  }
+}
+
+TEST_F(StreamTest, CommandsReturnTheirTag) {
+  auto s = db_.ExecuteStream("CREATE TABLE c AS SELECT * FROM u");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_FALSE((*s)->has_rows());
+  EXPECT_EQ((*s)->schema()->num_fields(), 0);
+  RecordBatchRef b;
+  ASSERT_TRUE((*s)->Next(&b).ok());
+  EXPECT_EQ(b, nullptr);
+  EXPECT_EQ((*s)->command_tag(), "SELECT 5000");
+  EXPECT_EQ((*s)->rows_affected(), 5000);
+  auto e = db_.ExecuteStream("SELECT count(*) FROM c");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM c"), "5000\n");
+  // Errors found before execution come from ExecuteStream itself.
+  auto bad = db_.ExecuteStream("SELECT nope FROM t");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message().find("column \"nope\" does not exist"), 0u)
+      << bad.status().message();
+}
+
+TEST_F(StreamTest, CancelAfterOneBatchStopsTheQuery) {
+  const int64_t before = DefaultMemoryPool()->bytes_allocated();
+  {
+    // Far more rows than the queue holds: the query is still running when
+    // the first batch arrives.
+    auto s = db_.ExecuteStream("SELECT a.x, b.k FROM t a, u b");
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    RecordBatchRef b;
+    ASSERT_TRUE((*s)->Next(&b).ok());
+    ASSERT_NE(b, nullptr);
+    (*s)->Cancel();
+    Status st;
+    for (int i = 0; i < 1000000 && st.ok(); ++i) {
+      RecordBatchRef next;
+      st = (*s)->Next(&next);
+      if (st.ok() && next == nullptr) break;
+    }
+    EXPECT_EQ(st.code(), StatusCode::kCancelled) << st.ToString();
+    EXPECT_EQ(st.message(), "canceling statement due to user request");
+  }
+  // The stream is gone: the query's memory is released.
+  EXPECT_EQ(DefaultMemoryPool()->bytes_allocated(), before);
+}
+
+TEST_F(StreamTest, DestroyingAnUnreadStreamStopsTheQuery) {
+  const int64_t before = DefaultMemoryPool()->bytes_allocated();
+  for (int i = 0; i < 5; ++i) {
+    auto s = db_.ExecuteStream("SELECT a.x, b.k FROM t a, u b");
+    ASSERT_TRUE(s.ok());
+  }
+  EXPECT_EQ(DefaultMemoryPool()->bytes_allocated(), before);
+}
+
+TEST_F(StreamTest, BackPressureBoundsTheQueryMemory) {
+  // 2M rows of two BIGINT columns: 32 MB of results.
+  ASSERT_TRUE(
+      db_.Execute("CREATE TABLE big AS SELECT x FROM generate_series(1, 2000000) s(x)").ok());
+  auto s = db_.ExecuteStream("SELECT x * 3 AS a, x + 1 AS b FROM big");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  int64_t rows = 0, bytes = 0;
+  for (;;) {
+    RecordBatchRef b;
+    ASSERT_TRUE((*s)->Next(&b).ok());
+    if (b == nullptr) break;
+    rows += b->num_rows();
+    bytes += b->num_rows() * 16;
+    // A slow reader: the query runs ahead until the queue is full, then waits.
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  EXPECT_EQ(rows, 2000000);
+  EXPECT_GT(bytes, int64_t{30} << 20);
+  EXPECT_LT((*s)->memory_peak(), bytes / 8) << "peak " << (*s)->memory_peak();
+  std::printf("result %lld bytes, query pool peak %lld bytes\n", static_cast<long long>(bytes),
+              static_cast<long long>((*s)->memory_peak()));
+}
+
+TEST_F(StreamTest, DeadlineStopsTheQuery) {
+  StatementOptions past;
+  past.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM t", past),
+            "ERROR: canceling statement due to statement timeout");
+  auto ctas = db_.ExecuteStream("CREATE TABLE d AS SELECT * FROM t", {}, past);
+  ASSERT_FALSE(ctas.ok());
+  EXPECT_EQ(ctas.status().message(), "canceling statement due to statement timeout");
+  // A near deadline stops a query that would run for ages (10^9 pairs).
+  StatementOptions soon;
+  soon.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  auto s = db_.ExecuteStream("SELECT count(*) FROM t a, u b WHERE a.x + b.k = 7", {}, soon);
+  ASSERT_TRUE(s.ok());
+  RecordBatchRef b;
+  Status st = (*s)->Next(&b);
+  EXPECT_EQ(st.code(), StatusCode::kCancelled) << st.ToString();
+  EXPECT_EQ(st.message(), "canceling statement due to statement timeout");
+}
+
+TEST_F(StreamTest, MemoryLimitPerStatement) {
+  StatementOptions o;
+  o.memory_limit = 1 << 20;
+  const std::string r = Streamed(db_, "SELECT x, count(*) FROM t GROUP BY x ORDER BY 2, 1", o);
+  EXPECT_EQ(r.rfind("ERROR: out of memory", 0), 0u) << r.substr(0, 200);
+}
+
+TEST_F(StreamTest, ReadOnlyRefusesEveryWrite) {
+  StatementOptions o;
+  o.read_only = true;
+  const std::pair<const char*, const char*> cases[] = {
+      {"INSERT INTO u VALUES (1)", "INSERT"},
+      {"UPDATE u SET k = 1", "UPDATE"},
+      {"DELETE FROM u", "DELETE"},
+      {"CREATE TABLE n (a int)", "CREATE TABLE"},
+      {"CREATE TABLE n AS SELECT 1", "CREATE TABLE AS"},
+      {"CREATE VIEW v AS SELECT 1", "CREATE VIEW"},
+      {"CREATE INDEX i ON u (k)", "CREATE INDEX"},
+      {"DROP TABLE u", "DROP TABLE"},
+      {"DROP VIEW IF EXISTS v", "DROP VIEW"},
+      {"COPY u FROM '/tmp/x.csv'", "COPY FROM"},
+      {"COPY u TO '/tmp/x.csv'", "COPY TO"},
+  };
+  for (const auto& [sql, kind] : cases) {
+    auto s = db_.ExecuteStream(sql, {}, o);
+    ASSERT_FALSE(s.ok()) << sql;
+    EXPECT_EQ(s.status().message(),
+              std::string("cannot execute ") + kind + " in a read-only transaction");
+  }
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM u", o), "5000\n");
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM u"), "5000\n");  // nothing changed
+}
+
+TEST_F(StreamTest, FilePolicyConfinesFilesToTheDataDirectories) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("quiver_policy_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "data" / "sub");
+  fs::create_directories(root / "outside");
+  std::ofstream(root / "data" / "in.csv") << "a,b\n1,x\n2,y\n";
+  std::ofstream(root / "data" / "sub" / "deep.csv") << "a,b\n3,z\n";
+  std::ofstream(root / "outside" / "secret.csv") << "a,b\n9,secret\n";
+  fs::create_symlink(root / "outside" / "secret.csv", root / "data" / "sub" / "link.csv");
+  fs::create_symlink(root / "outside", root / "data" / "outdir");
+  const std::string data = (root / "data").string();
+  auto policy = FileAccessPolicy::Make({data});
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  StatementOptions o;
+  o.file_policy = std::make_shared<FileAccessPolicy>(*policy);
+
+  auto denied = [&](const std::string& sql) {
+    auto s = db_.ExecuteStream(sql, {}, o);
+    if (s.ok()) return std::string("allowed");
+    return s.status().message().rfind("permission denied for file", 0) == 0
+               ? std::string("denied")
+               : s.status().message();
+  };
+  EXPECT_EQ(denied("SELECT * FROM read_csv('/etc/passwd')"), "denied");
+  EXPECT_EQ(denied("SELECT * FROM read_csv('" + data + "/../outside/secret.csv')"), "denied");
+  EXPECT_EQ(denied("SELECT * FROM read_csv('" + data + "/sub/link.csv')"), "denied");
+  EXPECT_EQ(denied("SELECT * FROM read_csv('" + data + "/outdir/secret.csv')"), "denied");
+  EXPECT_EQ(denied("SELECT * FROM read_csv('" + data + "/sub/*.csv')"), "denied");  // link.csv
+  EXPECT_EQ(denied("SELECT * FROM read_csv('" + data + "/*/../../outside/*.csv')"), "denied");
+  EXPECT_EQ(denied("SELECT * FROM \"" + root.string() + "/outside/secret.csv\""), "denied");
+  EXPECT_EQ(denied("COPY u TO '" + root.string() + "/outside/out.csv'"), "denied");
+  EXPECT_EQ(denied("COPY u TO '" + data + "/../out.csv'"), "denied");
+  EXPECT_EQ(denied("COPY u TO '" + data + "/nodir/../../out.csv'"), "denied");
+  EXPECT_EQ(denied("COPY u FROM '/etc/passwd'"), "denied");
+  EXPECT_EQ(denied("CREATE TABLE leak AS SELECT * FROM read_csv('/etc/passwd')"), "denied");
+  // Preparing binds, which reads a file's columns: confined too.
+  auto prepared = db_.Prepare("SELECT * FROM read_csv('/etc/passwd')", o);
+  ASSERT_FALSE(prepared.ok());
+  EXPECT_EQ(prepared.status().message().rfind("permission denied for file", 0), 0u);
+
+  EXPECT_EQ(Streamed(db_, "SELECT a, b FROM read_csv('" + data + "/in.csv') ORDER BY a", o),
+            "1|x\n2|y\n");
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM \"" + data + "/sub/deep.csv\"", o), "1\n");
+  EXPECT_EQ(denied("COPY u TO '" + data + "/out.csv'"), "allowed");
+  EXPECT_TRUE(fs::exists(root / "data" / "out.csv"));
+  // Without a policy every path is allowed.
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM read_csv('" + root.string() +
+                              "/outside/secret.csv')"),
+            "1\n");
+  fs::remove_all(root);
+}
+
+TEST_F(StreamTest, PreparedStatementRunsWithParameters) {
+  auto p = db_.Prepare("SELECT x, s FROM t WHERE x > $1 AND x <= $2 ORDER BY x");
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_TRUE((*p)->returns_rows());
+  EXPECT_EQ((*p)->num_parameters(), 2);
+  ASSERT_EQ((*p)->result_schema()->num_fields(), 2);
+  EXPECT_EQ((*p)->result_schema()->field(1)->name, "s");
+  for (int64_t lo : {10, 100}) {
+    auto s = (*p)->Execute({Value::Int64(lo), Value::Int64(lo + 2)});
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    std::vector<RecordBatchRef> batches;
+    RecordBatchRef b;
+    while ((*s)->Next(&b).ok() && b != nullptr) batches.push_back(b);
+    EXPECT_EQ(RowsOf((*s)->schema(), batches),
+              std::to_string(lo + 1) + "|v" + std::to_string(lo + 1) + "\n" +
+                  std::to_string(lo + 2) + "|v" + std::to_string(lo + 2) + "\n");
+  }
+  auto ddl = db_.Prepare("CREATE TABLE p (a int)");
+  ASSERT_TRUE(ddl.ok());
+  EXPECT_FALSE((*ddl)->returns_rows());
+  EXPECT_EQ((*ddl)->result_schema()->num_fields(), 0);
+  EXPECT_EQ(MaxParameterIndex("SELECT '$9', $2 -- $7\n + $10"), 10);
+}
+
+}  // namespace
+}  // namespace quiver
