@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "common/thread_pool.h"
+#include "execution/operators/physical_result_stream.h"
 
 namespace quiver::exec {
 
@@ -136,7 +137,18 @@ class PipelineRunner {
     }
     const int threads = std::max(1, std::min(ctx_.num_threads(), gsource->MaxThreads()));
     if (threads == 1) return RunTask(*gsource);
-    TaskGroup group(ExecutionPool());
+    // A sink that waits for its reader (the streamed result) must not hold
+    // the shared pool's threads while it waits: other queries' tasks would
+    // starve behind a slow client, and a client reading its streams in
+    // another order than it opened them would deadlock. Its tasks get
+    // threads of their own. (`own` outlives `group`, which waits.)
+    std::unique_ptr<ThreadPool> own;
+    ThreadPool* pool = ExecutionPool();
+    if (dynamic_cast<const PhysicalResultStream*>(p_.sink) != nullptr) {
+      own = std::make_unique<ThreadPool>(threads);
+      pool = own.get();
+    }
+    TaskGroup group(pool);
     for (int t = 0; t < threads; ++t) {
       group.Submit([this, &gsource]() { return RunTask(*gsource); });
     }

@@ -139,6 +139,18 @@ TEST_F(StreamTest, DestroyingAnUnreadStreamStopsTheQuery) {
   EXPECT_EQ(DefaultMemoryPool()->bytes_allocated(), before);
 }
 
+TEST_F(StreamTest, StreamsReadInAnyOrder) {
+  // The first query fills its queue and waits for its reader; the second
+  // must still run to the end (its threads are not stuck behind the first's).
+  auto first = db_.ExecuteStream("SELECT a.x, b.k FROM t a, u b");
+  ASSERT_TRUE(first.ok());
+  RecordBatchRef b;
+  ASSERT_TRUE((*first)->Next(&b).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let it fill its queue
+  EXPECT_EQ(Streamed(db_, "SELECT count(*) FROM t WHERE x % 2 = 0"), "100000\n");
+  EXPECT_EQ(Streamed(db_, "SELECT x FROM t ORDER BY x DESC LIMIT 2"), "200000\n199999\n");
+}
+
 TEST_F(StreamTest, BackPressureBoundsTheQueryMemory) {
   // 2M rows of two BIGINT columns: 32 MB of results.
   ASSERT_TRUE(
