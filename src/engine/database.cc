@@ -335,17 +335,32 @@ struct Database::Impl {
     return r;
   }
 
+  // The statements EXPLAIN shows: queries and data modifications (EXPLAIN
+  // ANALYZE runs them, as PostgreSQL does).
+  Result<BoundQuery> BindExplained(const sql::Statement& stmt, plan::BindState* state) {
+    plan::Binder binder(state);
+    switch (stmt.kind) {
+      case sql::StatementKind::kSelect:
+        return binder.BindQuery(*static_cast<const sql::SelectStatement&>(stmt).select);
+      case sql::StatementKind::kInsert:
+        return binder.BindInsert(static_cast<const sql::InsertStatement&>(stmt));
+      case sql::StatementKind::kUpdate:
+        return binder.BindUpdate(static_cast<const sql::UpdateStatement&>(stmt));
+      case sql::StatementKind::kDelete:
+        return binder.BindDelete(static_cast<const sql::DeleteStatement&>(stmt));
+      default:
+        return Status::Unsupported(
+            "EXPLAIN of statements other than SELECT, INSERT, UPDATE and DELETE");
+    }
+  }
+
   Result<QueryResult> ExecuteExplain(const sql::ExplainStatement& s,
                                      const std::vector<Value>& params) {
-    if (s.statement->kind != sql::StatementKind::kSelect) {
-      return Status::Unsupported("EXPLAIN of statements other than SELECT");
-    }
-    const auto& select = static_cast<const sql::SelectStatement&>(*s.statement);
     plan::BindState state;
     state.catalog = &db->catalog_;
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
-    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*select.select, &state));
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindExplained(*s.statement, &state));
     if (s.analyze) {
       std::string text;
       QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, true, &text));
@@ -361,126 +376,51 @@ struct Database::Impl {
     return TextResult("QUERY PLAN", text);
   }
 
-  // Casts the columns of a query to a table's types for INSERT / CREATE TABLE AS.
-  Result<BoundQuery> ConformToTable(BoundQuery q, const Schema& target,
-                                    const std::vector<int>& mapping, plan::BindState* state,
-                                    const std::string& table) {
-    const auto bindings = q.plan->GetColumnBindings();
-    std::vector<ExprPtr> exprs;
-    std::vector<std::string> names;
-    std::vector<TypeRef> types;
-    for (int c = 0; c < target.num_fields(); ++c) {
-      const TypeRef& to = target.field(c)->type;
-      const int src = mapping[static_cast<size_t>(c)];
-      ExprPtr e;
-      if (src < 0) {
-        e = plan::MakeConstant(Value::Null(to));
-      } else {
-        e = plan::MakeColumnRef(bindings[static_cast<size_t>(src)],
-                                q.types[static_cast<size_t>(src)]);
-        const DataType& from = *q.types[static_cast<size_t>(src)];
-        if (!from.Equals(*to)) {
-          // Assignment casts: what an explicit cast allows within a category.
-          const bool ok = from.id == TypeId::kNull || CanCastImplicitly(from, *to) ||
-                          (CategoryOf(from) == CategoryOf(*to) && CanCast(from, *to)) ||
-                          (to->id == TypeId::kString);
-          if (!ok) {
-            return Status::TypeError(
-                "column \"{}\" is of type {} but expression is of type {} (you will need to "
-                "rewrite or cast the "
-                "expression)",
-                target.field(c)->name, PgTypeName(*to), PgTypeName(from));
-          }
-          e = plan::MakeCast(std::move(e), to);
-        }
-      }
-      names.push_back(target.field(c)->name);
-      types.push_back(to);
-      exprs.push_back(std::move(e));
-    }
-    auto proj = std::make_unique<plan::LogicalOperator>(plan::LogicalOpType::kProjection);
-    proj->table_index = state->NewTableIndex();
-    proj->expressions = std::move(exprs);
-    proj->children.push_back(std::move(q.plan));
-    BoundQuery out;
-    out.plan = std::move(proj);
-    out.names = std::move(names);
-    out.types = std::move(types);
-    (void)table;
-    return out;
-  }
-
-  Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s,
-                                    const std::vector<Value>& params) {
-    auto entry = db->catalog_.Lookup(s.table);
-    if (entry == nullptr)
-      return Status::KeyError("relation \"{}\" does not exist", s.table)
-          .WithPosition(s.table_location);
-    auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
-    if (table == nullptr) {
-      return Status::Invalid(
-          "cannot insert into \"{}\": it is {}", s.table,
-          entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
-    }
-    const SchemaRef target = table->schema();
-    std::vector<int> mapping(static_cast<size_t>(target->num_fields()), -1);
-    size_t given = static_cast<size_t>(target->num_fields());
-    if (!s.columns.empty()) {
-      given = s.columns.size();
-      for (size_t i = 0; i < s.columns.size(); ++i) {
-        int idx = target->GetFieldIndex(s.columns[i]);
-        if (idx < 0) {
-          for (int f = 0; f < target->num_fields(); ++f) {
-            if (IdentifierEquals(target->field(f)->name, s.columns[i])) idx = f;
-          }
-        }
-        if (idx < 0) {
-          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i],
-                                  s.table);
-        }
-        mapping[static_cast<size_t>(idx)] = static_cast<int>(i);
-      }
-    } else {
-      for (size_t i = 0; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i);
-    }
-    if (s.source == nullptr) return Status::Unsupported("INSERT ... DEFAULT VALUES");
+  plan::BindState NewBindState(const std::vector<Value>& params) {
     plan::BindState state;
     state.catalog = &db->catalog_;
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
+    return state;
+  }
+
+  // INSERT, UPDATE, DELETE and CREATE TABLE AS are bound into a logical
+  // insert / update / delete (planner/bind_dml.cc) and run like queries: the
+  // sink writes the table and yields one row, the number of rows written.
+  Result<int64_t> RunModification(BoundQuery q, plan::BindState* state) {
+    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), state, false));
+    if (r.num_rows() != 1) {
+      return Status::UnknownError("internal error: a data modification returned {} rows",
+                                  r.num_rows());
+    }
+    return r.Row(0)[0].integer();
+  }
+
+  Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s,
+                                    const std::vector<Value>& params) {
+    plan::BindState state = NewBindState(params);
     plan::Binder binder(&state);
-    if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty() &&
-        s.source->values[0].size() == given) {
-      std::vector<TypeRef> targets(given);
-      for (size_t c = 0; c < mapping.size(); ++c) {
-        if (mapping[c] >= 0)
-          targets[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
-      }
-      binder.SetValuesTargetTypes(std::move(targets));
-    }
-    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindQuery(*s.source));
-    if (q.types.size() > given)
-      return Status::Invalid("INSERT has more expressions than target columns");
-    if (q.types.size() < given) {
-      if (!s.columns.empty())
-        return Status::Invalid("INSERT has more target columns than expressions");
-      for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
-    }
-    QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, s.table));
-    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
-    const int64_t n = r.num_rows();
-    // Re-own the rows in the default pool (the query's pool goes away).
-    std::vector<RecordBatchRef> batches;
-    for (const auto& b : r.batches) {
-      std::vector<ArrayRef> cols;
-      for (const auto& c : b->columns()) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({c}, DefaultMemoryPool()));
-        cols.push_back(copy);
-      }
-      batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
-    }
-    QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindInsert(s));
+    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
     return Command(fmt::format("INSERT 0 {}", n), n);
+  }
+
+  Result<QueryResult> ExecuteUpdate(const sql::UpdateStatement& s,
+                                    const std::vector<Value>& params) {
+    plan::BindState state = NewBindState(params);
+    plan::Binder binder(&state);
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindUpdate(s));
+    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
+    return Command(fmt::format("UPDATE {}", n), n);
+  }
+
+  Result<QueryResult> ExecuteDelete(const sql::DeleteStatement& s,
+                                    const std::vector<Value>& params) {
+    plan::BindState state = NewBindState(params);
+    plan::Binder binder(&state);
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindDelete(s));
+    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
+    return Command(fmt::format("DELETE {}", n), n);
   }
 
   Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s,
@@ -491,34 +431,12 @@ struct Database::Impl {
           .WithPosition(s.name_location);
     }
     if (s.as_select) {
-      plan::BindState state;
-      state.catalog = &db->catalog_;
-      state.file_policy = CurrentFilePolicy();
-    state.file_policy = CurrentFilePolicy();
-      state.parameters = params;
-      QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.as_select, &state));
-      std::vector<FieldRef> fields;
-      for (size_t i = 0; i < q.names.size(); ++i) {
-        TypeRef t = q.types[i]->id == TypeId::kNull ? utf8() : q.types[i];
-        fields.push_back(field(i < s.as_columns.size() ? s.as_columns[i] : q.names[i], t));
-      }
-      auto target = schema(std::move(fields));
-      std::vector<int> mapping;
-      for (size_t i = 0; i < q.types.size(); ++i) mapping.push_back(static_cast<int>(i));
-      QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, s.name));
-      QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
-      auto table = std::make_shared<MemoryTable>(s.name, target);
-      std::vector<RecordBatchRef> batches;
-      for (const auto& b : r.batches) {
-        std::vector<ArrayRef> cols;
-        for (const auto& c : b->columns()) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({c}, DefaultMemoryPool()));
-          cols.push_back(copy);
-        }
-        batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
-      }
-      const int64_t n = r.num_rows();
-      QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
+      // An insert into a new table, added to the catalog once filled.
+      plan::BindState state = NewBindState(params);
+      plan::Binder binder(&state);
+      std::shared_ptr<MemoryTable> table;
+      QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindCreateTableAs(s, &table));
+      QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
       QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
       return Command(fmt::format("SELECT {}", n), n);
     }
@@ -576,200 +494,6 @@ struct Database::Impl {
       QUIVER_RETURN_NOT_OK(db->catalog_.Drop(name, view, s.if_exists));
     }
     return Command(view ? "DROP VIEW" : "DROP TABLE");
-  }
-
-  // DELETE and UPDATE rewrite the (memory) table from a query over it.
-  Result<QueryResult> RewriteTable(
-      const std::string& name, int location, const sql::ParsedExpr* where,
-      const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
-      const std::vector<Value>& params) {
-    auto entry = db->catalog_.Lookup(name);
-    if (entry == nullptr)
-      return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
-    auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
-    if (table == nullptr)
-      return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
-    const SchemaRef target = table->schema();
-    plan::BindState state;
-    state.catalog = &db->catalog_;
-    state.file_policy = CurrentFilePolicy();
-    state.parameters = params;
-    plan::Binder binder(&state);
-    // FROM the table.
-    sql::TableRef ref;
-    ref.kind = sql::TableRef::kTable;
-    ref.name = name;
-    ref.location = location;
-    std::vector<std::unique_ptr<sql::TableRef>> from;
-    from.push_back(std::make_unique<sql::TableRef>(std::move(ref)));
-    // Build the query by hand: SELECT <new values> FROM t [WHERE keep].
-    auto node = std::make_shared<sql::SelectNode>();
-    node->from = std::move(from);
-    int64_t affected = 0;
-    // Count affected rows: SELECT count(*) FROM t WHERE cond.
-    {
-      auto count_node = std::make_shared<sql::SelectNode>();
-      auto r2 = std::make_unique<sql::TableRef>();
-      r2->kind = sql::TableRef::kTable;
-      r2->name = name;
-      r2->location = location;
-      count_node->from.push_back(std::move(r2));
-      auto star = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kFunction);
-      star->name = "count";
-      star->star = true;
-      count_node->targets.push_back(std::move(star));
-      count_node->target_aliases.push_back("");
-      if (where) count_node->where = CloneExpr(*where);
-      QUIVER_ASSIGN_OR_RAISE(BoundQuery cq, BindSelect(*count_node, &state));
-      QUIVER_ASSIGN_OR_RAISE(QueryResult cr, RunQuery(std::move(cq), &state, false));
-      affected = cr.Row(0)[0].integer();
-    }
-    for (int c = 0; c < target->num_fields(); ++c) {
-      const std::string& col = target->field(c)->name;
-      const sql::ParsedExpr* new_value = nullptr;
-      if (assignments) {
-        for (const auto& [aname, aexpr] : *assignments) {
-          if (aname == col) new_value = aexpr.get();
-        }
-      }
-      auto colref = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kColumnRef);
-      colref->names = {col};
-      if (new_value == nullptr) {
-        node->targets.push_back(std::move(colref));
-      } else if (where == nullptr) {
-        auto cast = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCast);
-        cast->children.push_back(CloneExpr(*new_value));
-        cast->type_name = TypeNameOf(*target->field(c)->type);
-        node->targets.push_back(std::move(cast));
-      } else {
-        // CASE WHEN (where) IS TRUE THEN new ELSE old END
-        auto kase = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCase);
-        auto test = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kBoolTest);
-        test->name = "true";
-        test->children.push_back(CloneExpr(*where));
-        auto cast = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kCast);
-        cast->children.push_back(CloneExpr(*new_value));
-        cast->type_name = TypeNameOf(*target->field(c)->type);
-        kase->children.push_back(std::move(test));
-        kase->children.push_back(std::move(cast));
-        kase->case_else = std::move(colref);
-        node->targets.push_back(std::move(kase));
-      }
-      node->target_aliases.push_back(col);
-    }
-    if (assignments) {
-      for (const auto& [aname, aexpr] : *assignments) {
-        if (target->GetFieldIndex(aname) < 0) {
-          return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", aname, name);
-        }
-      }
-    }
-    if (!assignments && where) {
-      // DELETE: keep rows where the condition is not TRUE.
-      auto test = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kBoolTest);
-      test->name = "true";
-      test->negated = true;
-      test->children.push_back(CloneExpr(*where));
-      node->where = std::move(test);
-    } else if (!assignments) {
-      auto f = std::make_unique<sql::ParsedExpr>(sql::ExprKind::kConstant);
-      f->literal = sql::LiteralKind::kBool;
-      f->bval = false;
-      node->where = std::move(f);
-    }
-    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindQuery(*node));
-    std::vector<int> mapping;
-    for (int c = 0; c < target->num_fields(); ++c) mapping.push_back(c);
-    QUIVER_ASSIGN_OR_RAISE(q, ConformToTable(std::move(q), *target, mapping, &state, name));
-    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
-    std::vector<RecordBatchRef> batches;
-    for (const auto& b : r.batches) {
-      std::vector<ArrayRef> cols;
-      for (int c = 0; c < b->num_columns(); ++c) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef copy, Concatenate({b->column(c)}, DefaultMemoryPool()));
-        if (!target->field(c)->nullable && copy->GetNullCount() > 0) {
-          return Status::Invalid(
-              "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-              target->field(c)->name, name);
-        }
-        cols.push_back(copy);
-      }
-      batches.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
-    }
-    table->Replace(std::move(batches));
-    return Command(fmt::format("{} {}", assignments ? "UPDATE" : "DELETE", affected), affected);
-  }
-
-  static sql::TypeName TypeNameOf(const DataType& t) {
-    sql::TypeName n;
-    switch (t.id) {
-      case TypeId::kBool:
-        n.name = "bool";
-        break;
-      case TypeId::kInt16:
-        n.name = "int2";
-        break;
-      case TypeId::kInt32:
-        n.name = "int4";
-        break;
-      case TypeId::kInt64:
-        n.name = "int8";
-        break;
-      case TypeId::kFloat:
-        n.name = "float4";
-        break;
-      case TypeId::kDouble:
-        n.name = "float8";
-        break;
-      case TypeId::kDecimal128:
-        n.name = "numeric";
-        n.modifiers = {t.precision, t.scale};
-        break;
-      case TypeId::kDate32:
-        n.name = "date";
-        break;
-      case TypeId::kTime64:
-        n.name = "time";
-        break;
-      case TypeId::kTimestamp:
-        n.name = t.timezone.empty() ? "timestamp" : "timestamptz";
-        break;
-      case TypeId::kIntervalMonthDayNano:
-        n.name = "interval";
-        break;
-      case TypeId::kBinary:
-        n.name = "bytea";
-        break;
-      default:
-        n.name = "text";
-        break;
-    }
-    return n;
-  }
-
-  static sql::ExprPtr CloneExpr(const sql::ParsedExpr& e) {
-    auto c = std::make_unique<sql::ParsedExpr>(e.kind, e.location);
-    c->names = e.names;
-    c->name = e.name;
-    for (const auto& ch : e.children) c->children.push_back(ch ? CloneExpr(*ch) : nullptr);
-    c->arg_names = e.arg_names;
-    c->literal = e.literal;
-    c->text = e.text;
-    c->ival = e.ival;
-    c->bval = e.bval;
-    c->param_index = e.param_index;
-    c->type_name = e.type_name;
-    c->negated = e.negated;
-    c->distinct = e.distinct;
-    c->star = e.star;
-    c->symmetric = e.symmetric;
-    if (e.filter) c->filter = CloneExpr(*e.filter);
-    c->has_window = e.has_window;
-    if (e.case_arg) c->case_arg = CloneExpr(*e.case_arg);
-    if (e.case_else) c->case_else = CloneExpr(*e.case_else);
-    c->subquery_kind = e.subquery_kind;
-    c->subquery = e.subquery;
-    return c;
   }
 
   Result<QueryResult> ExecuteCopy(const sql::CopyStatement& s, const std::vector<Value>& params) {
@@ -905,14 +629,10 @@ struct Database::Impl {
                                  .WithPosition(c.table_location));
         return Command("CREATE INDEX");
       }
-      case sql::StatementKind::kUpdate: {
-        auto& u = static_cast<sql::UpdateStatement&>(stmt);
-        return RewriteTable(u.table, u.table_location, u.where.get(), &u.assignments, params);
-      }
-      case sql::StatementKind::kDelete: {
-        auto& d = static_cast<sql::DeleteStatement&>(stmt);
-        return RewriteTable(d.table, d.table_location, d.where.get(), nullptr, params);
-      }
+      case sql::StatementKind::kUpdate:
+        return ExecuteUpdate(static_cast<sql::UpdateStatement&>(stmt), params);
+      case sql::StatementKind::kDelete:
+        return ExecuteDelete(static_cast<sql::DeleteStatement&>(stmt), params);
     }
     return Status::Unsupported("this statement");
   }

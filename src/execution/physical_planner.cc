@@ -80,6 +80,10 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator&
       return PlanLimit(op);
     case LogicalOpType::kSetOp:
       return PlanSetOperation(op);
+    case LogicalOpType::kInsert:
+    case LogicalOpType::kUpdate:
+    case LogicalOpType::kDelete:
+      return PlanModifyTable(op);
   }
   return Status::UnknownError("internal error: unknown logical operator");
 }

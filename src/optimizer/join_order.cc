@@ -159,6 +159,11 @@ void EstimateCardinalities(LogicalOperator* op) {
     case LogicalOpType::kSetOp:
       est = child(0) + child(1);
       break;
+    case LogicalOpType::kInsert:
+    case LogicalOpType::kUpdate:
+    case LogicalOpType::kDelete:
+      est = 1;  // one row: the count
+      break;
   }
   op->estimated_rows = std::max(0.0, est);
 }

@@ -69,6 +69,14 @@ Result<LogicalOpPtr> Optimize(LogicalOpPtr plan, plan::BindState* state,
                              fmt::join(RuleNames(), ", "));
     }
   }
+  if (plan::IsDataModification(plan->type)) {
+    // The rules rewrite queries; an INSERT / UPDATE / DELETE writes the rows
+    // of the query below it, every column of which it reads.
+    QUIVER_ASSIGN_OR_RAISE(plan->children[0],
+                           Optimize(std::move(plan->children[0]), state, options));
+    plan->estimated_rows = 1;
+    return plan;
+  }
   if (!Disabled(options, "constant_folding")) {
     QUIVER_ASSIGN_OR_RAISE(plan, FoldConstants(std::move(plan)));
   }

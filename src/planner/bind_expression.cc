@@ -786,6 +786,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
                         : clause_ == Clause::kJoinOn  ? "JOIN conditions"
                         : clause_ == Clause::kValues  ? "VALUES"
                         : clause_ == Clause::kLimit   ? "LIMIT"
+                        : clause_ == Clause::kUpdate  ? "UPDATE"
                                                       : "this context";
     return Status::Invalid("aggregate functions are not allowed in {}", where)
         .WithPosition(e.location);

@@ -468,10 +468,7 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
       for (size_t r = 0; r < rows.size(); ++r) {
         ExprPtr e = std::move(column[r]);
         const DataType& from = *e->return_type;
-        const bool assignable =
-            e->unknown_literal || from.id == TypeId::kNull || CanCastImplicitly(from, *target) ||
-            (CategoryOf(from) == CategoryOf(*target) && CanCast(from, *target)) ||
-            target->id == TypeId::kString;
+        const bool assignable = e->unknown_literal || IsAssignable(from, *target);
         if (!assignable) {
           return Status::TypeError("column {} is of type {} but expression is of type {}", c + 1,
                                    PgTypeName(*target), PgTypeName(from))

@@ -85,6 +85,17 @@ class Binder {
   // Binds a query; the plan's final projection yields `names`/`types`.
   Result<BoundQuery> BindQuery(const sql::SelectNode& node);
 
+  // Data modification (bind_dml.cc): a logical insert / update / delete
+  // (logical_plan.h) over the query computing the rows it writes; the bound
+  // query's one column is the number of rows written.
+  Result<BoundQuery> BindInsert(const sql::InsertStatement& s);
+  Result<BoundQuery> BindUpdate(const sql::UpdateStatement& s);
+  Result<BoundQuery> BindDelete(const sql::DeleteStatement& s);
+  // CREATE TABLE ... AS: an insert into a new table, `*table`, which the
+  // caller adds to the catalog once the rows are in.
+  Result<BoundQuery> BindCreateTableAs(const sql::CreateTableStatement& s,
+                                       std::shared_ptr<MemoryTable>* table);
+
   // INSERT ... VALUES: the target columns' types, so literals take them
   // (PostgreSQL resolves VALUES of an INSERT against the table).
   void SetValuesTargetTypes(std::vector<TypeRef> types) { values_target_types_ = std::move(types); }
@@ -120,6 +131,24 @@ class Binder {
   Status ApplyOrderLimit(const sql::SelectNode& node, BoundQuery* q,
                          std::vector<const sql::ParsedExpr*> select_exprs);
   Result<int64_t> BindLimitValue(const sql::ParsedExpr& e, const char* what);
+
+  // bind_dml.cc
+  // The memory table `name` names; other relations are an error (worded for
+  // INSERT when `insert`).
+  Result<std::shared_ptr<MemoryTable>> BindTargetTable(const std::string& name, int location,
+                                                       bool insert);
+  // The logical insert of `source`'s rows into `table`: target column c
+  // takes source column mapping[c] (-1: NULL), converted by assignment casts.
+  Result<BoundQuery> PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
+                                const std::vector<int>& mapping);
+  // UPDATE / DELETE: a scan of `table` in scope, WHERE bound over it as
+  // `matched` (the condition IS TRUE), subqueries planned below.
+  struct ModifiedTable;
+  Result<ModifiedTable> BindModifiedTable(const std::string& name, int location,
+                                          const sql::ParsedExpr* where);
+  // The logical insert / update / delete of `rows` (see logical_plan.h) into `table`.
+  BoundQuery FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
+                                LogicalOpPtr rows);
 
   // bind_from.cc
   Result<LogicalOpPtr> BindFrom(const std::vector<std::unique_ptr<sql::TableRef>>& from);

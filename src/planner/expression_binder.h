@@ -18,7 +18,7 @@ namespace quiver::plan {
 class ExpressionBinder {
  public:
   // What kind of clause is being bound (for error messages and rules).
-  enum class Clause : int8_t { kSelect, kWhere, kGroupBy, kHaving, kOrderBy, kJoinOn, kValues, kLimit, kOther };
+  enum class Clause : int8_t { kSelect, kWhere, kGroupBy, kHaving, kOrderBy, kJoinOn, kValues, kLimit, kUpdate, kOther };
 
   ExpressionBinder(Binder* binder, Clause clause) : binder_(binder), clause_(clause) {}
 
@@ -72,6 +72,11 @@ class ExpressionBinder {
   int aggregate_index_ = -1;
   bool inside_aggregate_ = false;
 };
+
+// Whether a value of type `from` may be stored in a column of type `to`
+// (INSERT, CREATE TABLE AS): PostgreSQL's assignment casts — implicit casts,
+// explicit casts within a type category, anything to text (bind_dml.cc).
+bool IsAssignable(const DataType& from, const DataType& to);
 
 // Makes a comparison (or any operator) with PostgreSQL's resolution.
 Result<ExprPtr> BindOperatorCall(const std::string& op, std::vector<ExprPtr> args, int location);

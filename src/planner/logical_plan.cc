@@ -93,6 +93,11 @@ std::vector<ColumnBinding> LogicalOperator::GetColumnBindings() const {
     case LogicalOpType::kSetOp:
       for (size_t i = 0; i < types.size(); ++i) out.push_back({table_index, static_cast<int>(i)});
       break;
+    case LogicalOpType::kInsert:
+    case LogicalOpType::kUpdate:
+    case LogicalOpType::kDelete:
+      out.push_back({table_index, 0});
+      break;
   }
   return out;
 }
@@ -139,6 +144,11 @@ std::vector<TypeRef> LogicalOperator::GetTypes() const {
       out.insert(out.end(), r.begin(), r.end());
       break;
     }
+    case LogicalOpType::kInsert:
+    case LogicalOpType::kUpdate:
+    case LogicalOpType::kDelete:
+      out.push_back(int64());
+      break;
   }
   return out;
 }
@@ -220,6 +230,14 @@ std::string LogicalOperator::ToString(int indent) const {
                                                           : "EXCEPT") +
              (setop_all ? " ALL" : "");
       break;
+    case LogicalOpType::kInsert:
+    case LogicalOpType::kUpdate:
+    case LogicalOpType::kDelete:
+      line = std::string(type == LogicalOpType::kInsert   ? "INSERT "
+                         : type == LogicalOpType::kUpdate ? "UPDATE "
+                                                          : "DELETE ") +
+             (target ? target->name() : std::string("?"));
+      break;
   }
   if (estimated_rows >= 0) line += fmt::format("  (~{:.0f} rows)", estimated_rows);
   std::string out = pad + line + "\n";
@@ -256,6 +274,7 @@ LogicalOpPtr LogicalOperator::Copy() const {
   op->offset = offset;
   op->setop = setop;
   op->setop_all = setop_all;
+  op->target = target;
   op->estimated_rows = estimated_rows;
   return op;
 }

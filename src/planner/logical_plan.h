@@ -12,6 +12,10 @@
 //   kCrossProduct left's + right's
 //   kSetOp        (table_index, i)
 //   kEmpty        (table_index, i) of `types`, zero rows
+//   kInsert, kUpdate, kDelete   (table_index, 0): the number of rows written
+//                 (bigint). The child yields the target table's columns in
+//                 order, of its types; kUpdate and kDelete add a last boolean
+//                 column, TRUE for the rows WHERE selects (updated / deleted).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +43,16 @@ enum class LogicalOpType : int8_t {
   kDistinct,
   kSetOp,
   kEmpty,
+  kInsert,  // appends the child's rows to `target`
+  kUpdate,  // replaces `target`'s rows by the child's (new values), counting the matched ones
+  kDelete,  // replaces `target`'s rows by the child's unmatched ones, counting the others
 };
+
+// Whether `t` writes a table (kInsert, kUpdate, kDelete): such an operator is
+// only ever the root of a plan.
+inline bool IsDataModification(LogicalOpType t) {
+  return t == LogicalOpType::kInsert || t == LogicalOpType::kUpdate || t == LogicalOpType::kDelete;
+}
 
 enum class JoinType : int8_t {
   kInner,
@@ -129,6 +142,10 @@ struct LogicalOperator {
   // kSetOp
   SetOpType setop = SetOpType::kUnion;
   bool setop_all = false;
+
+  // kInsert / kUpdate / kDelete: the table written (a CREATE TABLE AS
+  // target is not in the catalog yet).
+  std::shared_ptr<MemoryTable> target;
 
   double estimated_rows = -1;
 

@@ -52,6 +52,8 @@ class PhysicalPlanGenerator {
   Result<PhysicalOpPtr> PlanLimit(const plan::LogicalOperator& op);
   // plan_set_operation.cc
   Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalOperator& op);
+  // plan_modify_table.cc: INSERT, UPDATE, DELETE
+  Result<PhysicalOpPtr> PlanModifyTable(const plan::LogicalOperator& op);
 
   // --- shared helpers (physical_planner.cc) ------------------------------------------
   // Projection of `child` computing `exprs` (over child_bindings).

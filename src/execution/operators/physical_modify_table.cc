@@ -1,0 +1,159 @@
+#include "execution/operators/physical_modify_table.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+#include "columnar/builder.h"
+#include "common/bit_util.h"
+#include "functions/kernel_util.h"
+
+namespace quiver::exec {
+namespace {
+
+const char* KindName(PhysicalModifyTable::Kind kind) {
+  switch (kind) {
+    case PhysicalModifyTable::Kind::kInsert:
+      return "INSERT";
+    case PhysicalModifyTable::Kind::kUpdate:
+      return "UPDATE";
+    case PhysicalModifyTable::Kind::kDelete:
+      return "DELETE";
+  }
+  return "?";
+}
+
+// Rows written by one thread, tagged with their chunk's batch index so the
+// table keeps the scan's order.
+struct Part {
+  int64_t batch_index;
+  int64_t seq;  // arrival order within a thread, to keep equal indices stable
+  RecordBatchRef batch;
+};
+
+struct ModifyGlobal : GlobalSinkState {
+  std::mutex mu;
+  std::vector<Part> parts;  // GUARDED_BY(mu)
+  int64_t count = 0;        // GUARDED_BY(mu) until Finalize
+};
+
+struct ModifyLocal : LocalSinkState {
+  std::vector<Part> parts;
+  int64_t count = 0;
+  std::vector<uint32_t> slots;  // scratch: the chunk slots written
+};
+
+struct CountSource : GlobalSourceState {
+  std::atomic<bool> done{false};
+  int MaxThreads() const override { return 1; }
+};
+
+}  // namespace
+
+PhysicalModifyTable::PhysicalModifyTable(Kind kind, std::shared_ptr<MemoryTable> table)
+    : PhysicalOperator(KindName(kind), {int64()}), kind_(kind), table_(std::move(table)) {}
+
+Result<std::unique_ptr<GlobalSinkState>> PhysicalModifyTable::GetGlobalSinkState(
+    ExecutionContext&) const {
+  return std::unique_ptr<GlobalSinkState>(new ModifyGlobal());
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalModifyTable::GetLocalSinkState(ExecutionContext&,
+                                                                               GlobalSinkState&,
+                                                                               int) const {
+  return std::unique_ptr<LocalSinkState>(new ModifyLocal());
+}
+
+Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSinkState&,
+                                 LocalSinkState& lstate) const {
+  auto& l = static_cast<ModifyLocal&>(lstate);
+  const Schema& schema = *table_->schema();
+  const int width = schema.num_fields();
+  const uint32_t* sel = input.sel_data();
+  // The chunk slots to write: all rows, except DELETE's matched ones.
+  l.slots.clear();
+  if (kind_ == Kind::kInsert) {
+    for (int64_t i = 0; i < input.num_rows; ++i)
+      l.slots.push_back(sel != nullptr ? sel[i] : static_cast<uint32_t>(i));
+    l.count += input.num_rows;
+  } else {
+    if (input.num_columns() != width + 1) {
+      return Status::UnknownError("internal error: {} of \"{}\" got {} columns, expected {}", name_,
+                                  table_->name(), input.num_columns(), width + 1);
+    }
+    const ArrayData& matched = *input.columns[static_cast<size_t>(width)];
+    for (int64_t i = 0; i < input.num_rows; ++i) {
+      const uint32_t slot = sel != nullptr ? sel[i] : static_cast<uint32_t>(i);
+      // The planner makes the column non-null (IS TRUE); NULL counts as no match.
+      const bool hit = matched.IsValid(slot) &&
+                       bit_util::GetBit(matched.GetRaw<uint8_t>(1), matched.offset + slot);
+      if (hit) ++l.count;
+      if (!hit || kind_ == Kind::kUpdate) l.slots.push_back(slot);
+    }
+  }
+  if (l.slots.empty()) return Status::OK();
+  const auto n = static_cast<int64_t>(l.slots.size());
+  std::vector<ArrayRef> cols;
+  cols.reserve(static_cast<size_t>(width));
+  for (int c = 0; c < width; ++c) {
+    // Gathering through an explicit selection always copies: into the
+    // default pool, which outlives the query.
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(input.columns[static_cast<size_t>(c)],
+                                                       l.slots.data(), n, DefaultMemoryPool()));
+    if (!schema.field(c)->nullable && a->GetNullCount() > 0) {
+      return Status::Invalid(
+          "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+          schema.field(c)->name, table_->name());
+    }
+    cols.push_back(std::move(a));
+  }
+  l.parts.push_back({input.batch_index, static_cast<int64_t>(l.parts.size()),
+                     RecordBatch::Make(table_->schema(), n, std::move(cols))});
+  return Status::OK();
+}
+
+Status PhysicalModifyTable::Combine(ExecutionContext&, GlobalSinkState& gstate,
+                                    LocalSinkState& lstate) const {
+  auto& g = static_cast<ModifyGlobal&>(gstate);
+  auto& l = static_cast<ModifyLocal&>(lstate);
+  std::lock_guard<std::mutex> lock(g.mu);
+  for (auto& p : l.parts) g.parts.push_back(std::move(p));
+  g.count += l.count;
+  return Status::OK();
+}
+
+Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate) const {
+  auto& g = static_cast<ModifyGlobal&>(gstate);
+  std::stable_sort(g.parts.begin(), g.parts.end(), [](const Part& a, const Part& b) {
+    return a.batch_index < b.batch_index || (a.batch_index == b.batch_index && a.seq < b.seq);
+  });
+  std::vector<RecordBatchRef> batches;
+  batches.reserve(g.parts.size());
+  for (auto& p : g.parts) batches.push_back(std::move(p.batch));
+  g.parts.clear();
+  if (kind_ == Kind::kInsert) return table_->Append(std::move(batches));
+  table_->Replace(std::move(batches));
+  return Status::OK();
+}
+
+Result<std::unique_ptr<GlobalSourceState>> PhysicalModifyTable::GetGlobalSourceState(
+    ExecutionContext&) const {
+  return std::unique_ptr<GlobalSourceState>(new CountSource());
+}
+
+Result<SourceResult> PhysicalModifyTable::GetData(ExecutionContext&, DataChunk* out,
+                                                  GlobalSourceState& gstate,
+                                                  LocalSourceState&) const {
+  auto& s = static_cast<CountSource&>(gstate);
+  if (s.done.exchange(true)) return SourceResult::kFinished;
+  const auto& g = static_cast<const ModifyGlobal&>(*sink_state);
+  Int64Builder b(int64());
+  QUIVER_RETURN_NOT_OK(b.Append(g.count));
+  QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b.Finish());
+  out->columns.push_back(std::move(a));
+  out->num_rows = 1;
+  out->batch_index = 0;
+  return SourceResult::kHaveMoreOutput;
+}
+
+}  // namespace quiver::exec

@@ -1,0 +1,28 @@
+// kInsert / kUpdate / kDelete -> PhysicalModifyTable over the plan of the
+// rows to write (planner/bind_dml.cc gives them the table's column order).
+#include "execution/operators/physical_modify_table.h"
+#include "execution/physical_plan/plan_generator_internal.h"
+
+namespace quiver::exec::internal {
+
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanModifyTable(const plan::LogicalOperator& op) {
+  if (op.target == nullptr) {
+    return Status::UnknownError("internal error: data modification without a target table");
+  }
+  QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
+  const auto kind = op.type == plan::LogicalOpType::kInsert   ? PhysicalModifyTable::Kind::kInsert
+                    : op.type == plan::LogicalOpType::kUpdate ? PhysicalModifyTable::Kind::kUpdate
+                                                              : PhysicalModifyTable::Kind::kDelete;
+  auto out = std::make_unique<PhysicalModifyTable>(kind, op.target);
+  const size_t width = static_cast<size_t>(op.target->schema()->num_fields()) +
+                       (kind == PhysicalModifyTable::Kind::kInsert ? 0 : 1);
+  if (child->types().size() != width) {
+    return Status::UnknownError("internal error: {} of \"{}\" over {} columns, expected {}",
+                                out->name(), op.target->name(), child->types().size(), width);
+  }
+  out->estimated_rows = 1;
+  out->children().push_back(std::move(child));
+  return PhysicalOpPtr(std::move(out));
+}
+
+}  // namespace quiver::exec::internal

@@ -1,0 +1,281 @@
+// INSERT, UPDATE, DELETE and CREATE TABLE AS: the rows to write as a query,
+// under a logical insert / update / delete (logical_plan.h) that the physical
+// planner turns into a sink writing the table
+// (execution/operators/physical_modify_table.h):
+//
+//   INSERT INTO t (cols) q   INSERT t
+//                              PROJECTION  one per column of t: q's column cast to the
+//                                          column's type (assignment cast), or NULL
+//                                q
+//   UPDATE t SET c = e       UPDATE t
+//     WHERE p                  PROJECTION  one per column of t: the old value, or for c
+//                                          CASE WHEN (p IS TRUE) THEN CAST(e AS type) ELSE c END;
+//                                          then (p IS TRUE), which the sink counts and drops
+//                                joins of the subqueries in p and e (plan_subquery.cc)
+//                                  GET t
+//   DELETE FROM t WHERE p    DELETE t
+//                              PROJECTION  the columns of t, then (p IS TRUE): the sink keeps
+//                                          the rows where it is FALSE and counts the others
+//                                joins of the subqueries in p
+//                                  GET t
+//
+// Subqueries become mark / single / left joins, which keep every row of the
+// scan, so the projection sees each row of the table exactly once.
+#include "functions/cast.h"
+#include "planner/expression_binder.h"
+#include "vector/sql_type.h"
+
+namespace quiver::plan {
+
+// A table being updated or deleted from, bound: its scan (with the joins of
+// the WHERE clause's subqueries above), its columns read from the scan, and
+// whether a row matched WHERE.
+struct Binder::ModifiedTable {
+  std::shared_ptr<MemoryTable> table;
+  LogicalOpPtr plan;
+  std::vector<ExprPtr> columns;
+  ExprPtr matched;  // (WHERE) IS TRUE; TRUE without WHERE
+};
+
+namespace {
+
+// A column of `schema` by name: the exact name, else the case-insensitive
+// match (as the catalog looks up tables); -1 when none.
+int FindColumn(const Schema& schema, const std::string& name) {
+  const int idx = schema.GetFieldIndex(name);
+  if (idx >= 0) return idx;
+  for (int f = 0; f < schema.num_fields(); ++f) {
+    if (IdentifierEquals(schema.field(f)->name, name)) return f;
+  }
+  return -1;
+}
+
+LogicalOpPtr MakeProjection(int table_index, std::vector<ExprPtr> exprs, LogicalOpPtr child) {
+  auto p = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+  p->table_index = table_index;
+  p->expressions = std::move(exprs);
+  p->children.push_back(std::move(child));
+  return p;
+}
+
+}  // namespace
+
+bool IsAssignable(const DataType& from, const DataType& to) {
+  return from.id == TypeId::kNull || CanCastImplicitly(from, to) ||
+         (CategoryOf(from) == CategoryOf(to) && CanCast(from, to)) || to.id == TypeId::kString;
+}
+
+Result<std::shared_ptr<MemoryTable>> Binder::BindTargetTable(const std::string& name, int location,
+                                                             bool insert) {
+  auto entry = state_->catalog != nullptr ? state_->catalog->Lookup(name) : nullptr;
+  if (entry == nullptr) {
+    return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
+  }
+  auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+  if (table != nullptr) return table;
+  if (insert) {
+    return Status::Invalid("cannot insert into \"{}\": it is {}", name,
+                           entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
+  }
+  return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
+}
+
+BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
+                                      LogicalOpPtr rows) {
+  auto op = std::make_unique<LogicalOperator>(type);
+  op->table_index = state_->NewTableIndex();
+  op->target = std::move(table);
+  op->children.push_back(std::move(rows));
+  BoundQuery q;
+  q.plan = std::move(op);
+  q.names = {"count"};
+  q.types = {int64()};
+  return q;
+}
+
+Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
+                                      const std::vector<int>& mapping) {
+  const SchemaRef target = table->schema();
+  const auto bindings = source.plan->GetColumnBindings();
+  std::vector<ExprPtr> exprs;
+  for (int c = 0; c < target->num_fields(); ++c) {
+    const TypeRef& to = target->field(c)->type;
+    const int src = mapping[static_cast<size_t>(c)];
+    ExprPtr e;
+    if (src < 0) {
+      e = MakeConstant(Value::Null(to));
+    } else {
+      const auto s = static_cast<size_t>(src);
+      e = MakeColumnRef(bindings[s], source.types[s], source.names[s]);
+      const DataType& from = *source.types[s];
+      if (!from.Equals(*to)) {
+        if (!IsAssignable(from, *to)) {
+          return Status::TypeError(
+              "column \"{}\" is of type {} but expression is of type {} (you will need to "
+              "rewrite or cast the expression)",
+              target->field(c)->name, PgTypeName(*to), PgTypeName(from));
+        }
+        e = MakeCast(std::move(e), to);
+      }
+    }
+    e->alias = target->field(c)->name;
+    exprs.push_back(std::move(e));
+  }
+  LogicalOpPtr rows =
+      MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(source.plan));
+  return FinishModification(LogicalOpType::kInsert, std::move(table), std::move(rows));
+}
+
+Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
+  QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<MemoryTable> table,
+                         BindTargetTable(s.table, s.table_location, true));
+  const SchemaRef target = table->schema();
+  // mapping[c]: the source column that table column c takes (-1: none, NULL).
+  std::vector<int> mapping(static_cast<size_t>(target->num_fields()), -1);
+  size_t given = mapping.size();
+  if (!s.columns.empty()) {
+    given = s.columns.size();
+    for (size_t i = 0; i < s.columns.size(); ++i) {
+      const int idx = FindColumn(*target, s.columns[i]);
+      if (idx < 0) {
+        return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i],
+                                s.table);
+      }
+      if (mapping[static_cast<size_t>(idx)] >= 0) {
+        return Status::Invalid("column \"{}\" specified more than once", s.columns[i]);
+      }
+      mapping[static_cast<size_t>(idx)] = static_cast<int>(i);
+    }
+  } else {
+    for (size_t i = 0; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i);
+  }
+  if (s.source == nullptr) return Status::Unsupported("INSERT ... DEFAULT VALUES");
+  Binder source_binder(state_);
+  if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty() &&
+      s.source->values[0].size() == given) {
+    // INSERT ... VALUES: each value takes its column's type.
+    std::vector<TypeRef> types(given);
+    for (size_t c = 0; c < mapping.size(); ++c) {
+      if (mapping[c] >= 0) {
+        types[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
+      }
+    }
+    source_binder.SetValuesTargetTypes(std::move(types));
+  }
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery q, source_binder.BindQuery(*s.source));
+  if (q.types.size() > given) {
+    return Status::Invalid("INSERT has more expressions than target columns");
+  }
+  if (q.types.size() < given) {
+    if (!s.columns.empty()) {
+      return Status::Invalid("INSERT has more target columns than expressions");
+    }
+    // INSERT INTO t SELECT fewer columns: the remaining ones are NULL.
+    for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
+  }
+  return PlanInsert(std::move(table), std::move(q), mapping);
+}
+
+Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
+                                             std::shared_ptr<MemoryTable>* table) {
+  Binder source_binder(state_);
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery q, source_binder.BindQuery(*s.as_select));
+  if (s.as_columns.size() > q.names.size()) {
+    return Status::Invalid("too many column names were specified");
+  }
+  std::vector<FieldRef> fields;
+  std::vector<int> mapping;
+  for (size_t i = 0; i < q.names.size(); ++i) {
+    // A column of NULLs needs a type to be stored: text, as PostgreSQL's
+    // unknown resolves.
+    TypeRef t = q.types[i]->id == TypeId::kNull ? utf8() : q.types[i];
+    fields.push_back(field(i < s.as_columns.size() ? s.as_columns[i] : q.names[i], t));
+    mapping.push_back(static_cast<int>(i));
+  }
+  *table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
+  return PlanInsert(*table, std::move(q), mapping);
+}
+
+Result<Binder::ModifiedTable> Binder::BindModifiedTable(const std::string& name, int location,
+                                                        const sql::ParsedExpr* where) {
+  ModifiedTable m;
+  QUIVER_ASSIGN_OR_RAISE(m.table, BindTargetTable(name, location, false));
+  QUIVER_ASSIGN_OR_RAISE(m.plan, MakeGet(m.table, sql::Alias{}, name, location));
+  const SchemaRef schema = m.table->schema();
+  const auto bindings = m.plan->GetColumnBindings();
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    m.columns.push_back(MakeColumnRef(bindings[static_cast<size_t>(c)], schema->field(c)->type,
+                                      schema->field(c)->name));
+  }
+  if (where == nullptr) {
+    m.matched = MakeConstant(Value::Boolean(true));
+  } else {
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kWhere);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*where, "WHERE"));
+    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &m.plan));
+    // IS TRUE: a NULL condition leaves the row alone.
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(cond));
+    args.push_back(MakeConstant(Value::Boolean(false)));
+    m.matched = MakeOperator(ExprType::kCoalesce, boolean(), std::move(args));
+  }
+  m.matched->alias = "matched";
+  return m;
+}
+
+Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
+  // WHERE is bound before the SET list, as PostgreSQL does (its errors first).
+  QUIVER_ASSIGN_OR_RAISE(ModifiedTable m,
+                         BindModifiedTable(s.table, s.table_location, s.where.get()));
+  const SchemaRef schema = m.table->schema();
+  std::vector<const sql::ParsedExpr*> new_values(static_cast<size_t>(schema->num_fields()),
+                                                 nullptr);
+  for (const auto& [name, expr] : s.assignments) {
+    const int idx = FindColumn(*schema, name);
+    if (idx < 0) {
+      return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", name, s.table);
+    }
+    // A column assigned twice takes the rightmost value, as SQLite does (the
+    // sqllogictest corpus expects it; PostgreSQL rejects the statement).
+    new_values[static_cast<size_t>(idx)] = expr.get();
+  }
+  std::vector<ExprPtr> exprs;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    const auto i = static_cast<size_t>(c);
+    ExprPtr old = std::move(m.columns[i]);
+    if (new_values[i] == nullptr) {
+      exprs.push_back(std::move(old));
+      continue;
+    }
+    const TypeRef& type = schema->field(c)->type;
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kUpdate);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*new_values[i]));
+    // The new value is converted as by CAST (what UPDATE has always accepted).
+    QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), type, new_values[i]->location,
+                                                       /*explicit_cast=*/true));
+    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &m.plan));
+    if (s.where != nullptr) {
+      std::vector<ExprPtr> arms;
+      arms.push_back(m.matched->Copy());
+      arms.push_back(std::move(e));
+      arms.push_back(std::move(old));
+      e = MakeOperator(ExprType::kCase, type, std::move(arms));
+    }
+    e->alias = schema->field(c)->name;
+    exprs.push_back(std::move(e));
+  }
+  exprs.push_back(std::move(m.matched));
+  LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(m.plan));
+  return FinishModification(LogicalOpType::kUpdate, std::move(m.table), std::move(rows));
+}
+
+Result<BoundQuery> Binder::BindDelete(const sql::DeleteStatement& s) {
+  QUIVER_ASSIGN_OR_RAISE(ModifiedTable m,
+                         BindModifiedTable(s.table, s.table_location, s.where.get()));
+  std::vector<ExprPtr> exprs = std::move(m.columns);
+  exprs.push_back(std::move(m.matched));
+  LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(m.plan));
+  return FinishModification(LogicalOpType::kDelete, std::move(m.table), std::move(rows));
+}
+
+}  // namespace quiver::plan
