@@ -262,6 +262,15 @@ TEST_F(StreamTest, FilePolicyConfinesFilesToTheDataDirectories) {
   EXPECT_EQ(denied("COPY u TO '" + data + "/nodir/../../out.csv'"), "denied");
   EXPECT_EQ(denied("COPY u FROM '/etc/passwd'"), "denied");
   EXPECT_EQ(denied("CREATE TABLE leak AS SELECT * FROM read_csv('/etc/passwd')"), "denied");
+  // Every statement kind that binds a query (keep these when moving statements).
+  EXPECT_EQ(denied("INSERT INTO u SELECT 1 FROM read_csv('/etc/passwd')"), "denied");
+  EXPECT_EQ(denied("CREATE VIEW leak AS SELECT * FROM read_csv('/etc/passwd')"), "denied");
+  EXPECT_EQ(denied("DELETE FROM u WHERE k IN (SELECT 1 FROM read_csv('/etc/passwd'))"), "denied");
+  EXPECT_EQ(denied("UPDATE u SET k = 1 WHERE k IN (SELECT 1 FROM read_csv('/etc/passwd'))"),
+            "denied");
+  EXPECT_EQ(denied("EXPLAIN SELECT * FROM read_csv('/etc/passwd')"), "denied");
+  EXPECT_EQ(denied("COPY (SELECT * FROM read_csv('/etc/passwd')) TO '" + data + "/x.csv'"),
+            "denied");
   // Preparing binds, which reads a file's columns: confined too.
   auto prepared = db_.Prepare("SELECT * FROM read_csv('/etc/passwd')", o);
   ASSERT_FALSE(prepared.ok());
