@@ -15,7 +15,6 @@
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "formats/file_format.h"
-#include "functions/cast.h"
 #include "optimizer/optimizer.h"
 #include "planner/binder.h"
 #include "planner/expression_binder.h"
@@ -521,43 +520,11 @@ struct Database::Impl {
         for (const std::string& p : paths) QUIVER_RETURN_NOT_OK(CheckFile(p));
       }
       QUIVER_ASSIGN_OR_RAISE(auto files, FileTable::Open(s.file, s.file, options));
-      QUIVER_ASSIGN_OR_RAISE(auto plan, files->Plan([&] {
-        ScanRequest r;
-        for (int i = 0; i < files->schema()->num_fields(); ++i) r.columns.push_back(i);
-        return r;
-      }()));
-      std::vector<RecordBatchRef> batches;
-      int64_t n = 0;
-      for (int64_t u = 0; u < plan->num_units(); ++u) {
-        QUIVER_ASSIGN_OR_RAISE(auto b, plan->ReadUnit(u));
-        batches.push_back(b);
-      }
-      if (RecordBatchReader* stream = plan->stream()) {
-        for (;;) {
-          RecordBatchRef b;
-          QUIVER_RETURN_NOT_OK(stream->ReadNext(&b));
-          if (!b) break;
-          batches.push_back(b);
-        }
-      }
-      // Conform to the table's schema by name/position.
-      std::vector<RecordBatchRef> conformed;
-      const SchemaRef target = table->schema();
-      for (const auto& b : batches) {
-        if (b->num_columns() != target->num_fields()) {
-          return Status::Invalid("{}: has {} columns, table \"{}\" has {}", s.file,
-                                 b->num_columns(), s.table, target->num_fields());
-        }
-        std::vector<ArrayRef> cols;
-        for (int c = 0; c < b->num_columns(); ++c) {
-          QUIVER_ASSIGN_OR_RAISE(
-              ArrayRef a, CastArray(b->column(c), target->field(c)->type, DefaultMemoryPool()));
-          cols.push_back(a);
-        }
-        n += b->num_rows();
-        conformed.push_back(RecordBatch::Make(target, b->num_rows(), std::move(cols)));
-      }
-      QUIVER_RETURN_NOT_OK(table->Append(std::move(conformed)));
+      // An insert of the file's rows, like INSERT's (planner/bind_dml.cc).
+      plan::BindState state = NewBindState(params);
+      plan::Binder binder(&state);
+      QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindCopyFrom(table, files, s.file));
+      QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
       return Command(fmt::format("COPY {}", n), n);
     }
     // COPY (query) TO / COPY table TO.

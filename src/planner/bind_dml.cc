@@ -1,4 +1,4 @@
-// INSERT, UPDATE, DELETE and CREATE TABLE AS: the rows to write as a query,
+// INSERT, UPDATE, DELETE, CREATE TABLE AS and COPY FROM: the rows to write as a query,
 // under a logical insert / update / delete (logical_plan.h) that the physical
 // planner turns into a sink writing the table
 // (execution/operators/physical_modify_table.h):
@@ -13,6 +13,9 @@
 //                                          then (p IS TRUE), which the sink counts and drops
 //                                joins of the subqueries in p and e (plan_subquery.cc)
 //                                  GET t
+//   COPY t FROM 'file'       INSERT t
+//                              PROJECTION  the file's columns by position, cast as CAST does
+//                                GET 'file' (read with the table's column names and types)
 //   DELETE FROM t WHERE p    DELETE t
 //                              PROJECTION  the columns of t, then (p IS TRUE): the sink keeps
 //                                          the rows where it is FALSE and counts the others
@@ -94,7 +97,7 @@ BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<Memory
 }
 
 Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
-                                      const std::vector<int>& mapping) {
+                                      const std::vector<int>& mapping, bool explicit_casts) {
   const SchemaRef target = table->schema();
   const auto bindings = source.plan->GetColumnBindings();
   std::vector<ExprPtr> exprs;
@@ -109,7 +112,7 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
       e = MakeColumnRef(bindings[s], source.types[s], source.names[s]);
       const DataType& from = *source.types[s];
       if (!from.Equals(*to)) {
-        if (!IsAssignable(from, *to)) {
+        if (explicit_casts ? !CanCast(from, *to) : !IsAssignable(from, *to)) {
           return Status::TypeError(
               "column \"{}\" is of type {} but expression is of type {} (you will need to "
               "rewrite or cast the expression)",
@@ -194,6 +197,26 @@ Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
   }
   *table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
   return PlanInsert(*table, std::move(q), mapping);
+}
+
+Result<BoundQuery> Binder::BindCopyFrom(std::shared_ptr<MemoryTable> table,
+                                        std::shared_ptr<TableSource> files,
+                                        const std::string& file) {
+  const SchemaRef target = table->schema();
+  const SchemaRef read = files->schema();
+  if (read->num_fields() != target->num_fields()) {
+    return Status::Invalid("{}: has {} columns, table \"{}\" has {}", file, read->num_fields(),
+                           table->name(), target->num_fields());
+  }
+  BoundQuery source;
+  QUIVER_ASSIGN_OR_RAISE(source.plan, MakeGet(files, sql::Alias{}, table->name(), -1));
+  std::vector<int> mapping;
+  for (int c = 0; c < read->num_fields(); ++c) {
+    source.names.push_back(read->field(c)->name);
+    source.types.push_back(read->field(c)->type);
+    mapping.push_back(c);
+  }
+  return PlanInsert(std::move(table), std::move(source), mapping, /*explicit_casts=*/true);
 }
 
 Result<Binder::ModifiedTable> Binder::BindModifiedTable(const std::string& name, int location,

@@ -95,6 +95,10 @@ class Binder {
   // caller adds to the catalog once the rows are in.
   Result<BoundQuery> BindCreateTableAs(const sql::CreateTableStatement& s,
                                        std::shared_ptr<MemoryTable>* table);
+  // COPY table FROM file: an insert of the file's columns, by position,
+  // converted as CAST converts (`files` opened with the table's columns).
+  Result<BoundQuery> BindCopyFrom(std::shared_ptr<MemoryTable> table,
+                                  std::shared_ptr<TableSource> files, const std::string& file);
 
   // INSERT ... VALUES: the target columns' types, so literals take them
   // (PostgreSQL resolves VALUES of an INSERT against the table).
@@ -138,9 +142,10 @@ class Binder {
   Result<std::shared_ptr<MemoryTable>> BindTargetTable(const std::string& name, int location,
                                                        bool insert);
   // The logical insert of `source`'s rows into `table`: target column c
-  // takes source column mapping[c] (-1: NULL), converted by assignment casts.
+  // takes source column mapping[c] (-1: NULL), converted by assignment casts
+  // (by any cast CAST allows when `explicit_casts`).
   Result<BoundQuery> PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
-                                const std::vector<int>& mapping);
+                                const std::vector<int>& mapping, bool explicit_casts = false);
   // UPDATE / DELETE: a scan of `table` in scope, WHERE bound over it as
   // `matched` (the condition IS TRUE), subqueries planned below.
   struct ModifiedTable;

@@ -249,5 +249,27 @@ TEST_F(CopyFiles, ArrowAndCsvRoundTrips) {
             "1|x\n2|NULL\n3|a|b\n");
 }
 
+TEST_F(CopyFiles, CopyFromIsAnInsert) {
+  // COPY FROM runs the insert path: the count in the tag, casts by position,
+  // NOT NULL checked, and a failing COPY leaves the table as it was.
+  ASSERT_EQ(Run("COPY (SELECT g AS a, 'v' || g AS b FROM generate_series(1, 5000) t(g)) TO '" +
+                dir_ + "/big.arrow' (FORMAT arrow)"),
+            "COPY 5000");
+  EXPECT_EQ(Run("CREATE TABLE w (a bigint NOT NULL, b text);"
+                "COPY w FROM '" +
+                dir_ + "/big.arrow';" + "SELECT count(*), sum(a), min(b) FROM w"),
+            "5000|12502500|v1\n");
+  // The rows keep the file's order.
+  EXPECT_EQ(Run("SELECT a FROM w LIMIT 3"), "1\n2\n3\n");
+  ASSERT_EQ(
+      Run("COPY (SELECT NULL::int AS a, 'x' AS b) TO '" + dir_ + "/null.arrow' (FORMAT arrow)"),
+      "COPY 1");
+  EXPECT_EQ(Run("COPY w FROM '" + dir_ + "/null.arrow'"),
+            "ERROR: null value in column \"a\" of relation \"w\" violates not-null constraint");
+  EXPECT_EQ(Run("CREATE TABLE one (a int); COPY one FROM '" + dir_ + "/big.arrow'"),
+            "ERROR: " + dir_ + "/big.arrow: has 2 columns, table \"one\" has 1");
+  EXPECT_EQ(Run("SELECT count(*) FROM w"), "5000\n");
+}
+
 }  // namespace
 }  // namespace quiver
