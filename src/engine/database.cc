@@ -27,43 +27,6 @@ using plan::BoundQuery;
 using plan::ExprPtr;
 using plan::LogicalOpPtr;
 
-int64_t DefaultMemoryLimit() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
-  return static_cast<int64_t>(static_cast<double>(pages) * static_cast<double>(page) * 0.8);
-}
-
-Result<int64_t> ParseMemorySize(const std::string& raw) {
-  std::string t;
-  for (char c : raw) {
-    if (c != ' ') t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  if (t.empty()) return Status::Invalid("empty memory size");
-  size_t i = 0;
-  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.')) ++i;
-  if (i == 0) return Status::Invalid("invalid memory size '{}' (examples: 4GB, 512MB, 80%)", raw);
-  const double num = std::stod(t.substr(0, i));
-  const std::string unit = t.substr(i);
-  double mult;
-  if (unit.empty() || unit == "b") {
-    mult = 1;
-  } else if (unit == "k" || unit == "kb" || unit == "kib") {
-    mult = 1024;
-  } else if (unit == "m" || unit == "mb" || unit == "mib") {
-    mult = 1024.0 * 1024;
-  } else if (unit == "g" || unit == "gb" || unit == "gib") {
-    mult = 1024.0 * 1024 * 1024;
-  } else if (unit == "t" || unit == "tb" || unit == "tib") {
-    mult = 1024.0 * 1024 * 1024 * 1024;
-  } else if (unit == "%") {
-    return static_cast<int64_t>(static_cast<double>(DefaultMemoryLimit()) / 0.8 * num / 100);
-  } else {
-    return Status::Invalid("invalid memory size '{}' (examples: 4GB, 512MB, 80%)", raw);
-  }
-  return static_cast<int64_t>(num * mult);
-}
-
 int64_t QueryResult::num_rows() const {
   int64_t n = 0;
   for (const auto& b : batches) n += b->num_rows();

@@ -27,6 +27,7 @@
 #include "catalog/catalog.h"
 #include "columnar/array.h"
 #include "common/file_access.h"
+#include "common/memory_size.h"  // DefaultMemoryLimit, ParseMemorySize (moved there)
 #include "common/status.h"
 #include "vector/value.h"
 
@@ -169,13 +170,8 @@ class Database {
   Catalog catalog_;
 };
 
-// 80% of the machine's physical memory.
-int64_t DefaultMemoryLimit();
 // The highest $n placeholder in `sql` outside literals, quoted names and
 // comments (0: none).
 int MaxParameterIndex(std::string_view sql);
-
-// "4GB", "512MB", "1.5 GiB", "80%" -> bytes.
-Result<int64_t> ParseMemorySize(const std::string& text);
 
 }  // namespace quiver

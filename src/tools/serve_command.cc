@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include "catalog/catalog.h"
+#include "common/memory_size.h"
 #include "engine/database.h"
 #include "formats/file_format.h"
 #include "server/auth.h"

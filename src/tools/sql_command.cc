@@ -28,6 +28,7 @@
 
 #include "columnar/pretty_print.h"
 #include "common/io.h"
+#include "common/memory_size.h"
 #include "engine/database.h"
 #include "formats/csv/writer.h"
 #include "formats/ipc/writer.h"
