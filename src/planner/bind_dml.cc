@@ -9,10 +9,12 @@
 //                                q
 //   UPDATE t SET c = e       UPDATE t
 //     WHERE p                  PROJECTION  one per column of t: the old value, or for c
-//                                          CASE WHEN (p IS TRUE) THEN CAST(e AS type) ELSE c END;
-//                                          then (p IS TRUE), which the sink counts and drops
-//                                joins of the subqueries in p and e (plan_subquery.cc)
-//                                  GET t
+//                                          CASE WHEN matched THEN CAST(e AS type) ELSE c END;
+//                                          then matched, which the sink counts and drops
+//                                PROJECTION  every column below, and matched := p IS TRUE
+//                                            (without WHERE: neither, matched is TRUE)
+//                                  joins of the subqueries in p and e (plan_subquery.cc)
+//                                    GET t
 //   COPY t FROM 'file'       INSERT t
 //                              PROJECTION  the file's columns by position, cast as CAST does
 //                                GET 'file' (read with the table's column names and types)
@@ -24,6 +26,8 @@
 //
 // Subqueries become mark / single / left joins, which keep every row of the
 // scan, so the projection sees each row of the table exactly once.
+#include <map>
+
 #include "functions/cast.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
@@ -262,27 +266,66 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
     // sqllogictest corpus expects it; PostgreSQL rejects the statement).
     new_values[static_cast<size_t>(idx)] = expr.get();
   }
-  std::vector<ExprPtr> exprs;
+  // The new values, cast to the columns' types (null: not assigned).
+  std::vector<ExprPtr> values(new_values.size());
   for (int c = 0; c < schema->num_fields(); ++c) {
     const auto i = static_cast<size_t>(c);
-    ExprPtr old = std::move(m.columns[i]);
-    if (new_values[i] == nullptr) {
-      exprs.push_back(std::move(old));
-      continue;
-    }
-    const TypeRef& type = schema->field(c)->type;
+    if (new_values[i] == nullptr) continue;
     ExpressionBinder eb(this, ExpressionBinder::Clause::kUpdate);
     QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*new_values[i]));
     // The new value is converted as by CAST (what UPDATE has always accepted).
-    QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), type, new_values[i]->location,
-                                                       /*explicit_cast=*/true));
+    QUIVER_ASSIGN_OR_RAISE(
+        e, ExpressionBinder::CastTo(std::move(e), schema->field(c)->type, new_values[i]->location,
+                                    /*explicit_cast=*/true));
     QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &m.plan));
+    values[i] = std::move(e);
+  }
+  if (s.where != nullptr) {
+    // WHERE is evaluated once per row: a projection below the CASEs computes
+    // `matched` beside every column of the scan and the subqueries' joins, and
+    // the CASEs and the sink read that one value (a volatile condition, such
+    // as random() < 0.5, updates all of a row's columns or none, and the
+    // count agrees).
+    const auto bindings = m.plan->GetColumnBindings();
+    const auto types = m.plan->GetTypes();
+    const int below = state_->NewTableIndex();
+    std::map<ColumnBinding, ColumnBinding> forwarded;
+    std::vector<ExprPtr> lower;
+    for (size_t b = 0; b < bindings.size(); ++b) {
+      forwarded[bindings[b]] = {below, static_cast<int>(b)};
+      lower.push_back(MakeColumnRef(bindings[b], types[b]));
+    }
+    const ColumnBinding matched{below, static_cast<int>(lower.size())};
+    lower.push_back(std::move(m.matched));
+    m.plan = MakeProjection(below, std::move(lower), std::move(m.plan));
+    auto rebind = [&](ExprPtr* e) {
+      VisitExpression(e, [&](ExprPtr* x) {
+        if (auto* ref = LocalColumnRef(**x)) {
+          auto it = forwarded.find(ref->binding);
+          if (it != forwarded.end()) ref->binding = it->second;
+        }
+      });
+    };
+    for (auto& c : m.columns) rebind(&c);
+    for (auto& v : values) {
+      if (v != nullptr) rebind(&v);
+    }
+    m.matched = MakeColumnRef(matched, boolean(), "matched");
+  }
+  std::vector<ExprPtr> exprs;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    const auto i = static_cast<size_t>(c);
+    ExprPtr e = std::move(values[i]);
+    if (e == nullptr) {
+      exprs.push_back(std::move(m.columns[i]));  // not assigned: the old value
+      continue;
+    }
     if (s.where != nullptr) {
       std::vector<ExprPtr> arms;
       arms.push_back(m.matched->Copy());
       arms.push_back(std::move(e));
-      arms.push_back(std::move(old));
-      e = MakeOperator(ExprType::kCase, type, std::move(arms));
+      arms.push_back(std::move(m.columns[i]));
+      e = MakeOperator(ExprType::kCase, schema->field(c)->type, std::move(arms));
     }
     e->alias = schema->field(c)->name;
     exprs.push_back(std::move(e));

@@ -51,6 +51,20 @@ TEST_F(ExecutionModifyTable, UpdateKeepsRowOrderAndUnmatchedRows) {
   EXPECT_EQ(Rows(db_, "SELECT a, b FROM t"), "1|x\n2|Y\n3|NULL\n4|X");
 }
 
+TEST_F(ExecutionModifyTable, UpdateEvaluatesWhereOncePerRow) {
+  // A volatile condition decides each row once: all its assigned columns
+  // change or none do, and the count is the number of rows that changed.
+  ASSERT_EQ(Rows(db_,
+                 "CREATE TABLE r AS SELECT g AS k, 0 AS x, 0 AS y FROM generate_series(1, "
+                 "5000) s(g)"),
+            "SELECT 5000");
+  QueryResult r = Last(db_, "UPDATE r SET x = 1, y = 1 WHERE random() < 0.5");
+  EXPECT_EQ(Rows(db_, "SELECT count(*) FROM r WHERE x <> y"), "0");
+  EXPECT_EQ(Rows(db_, "SELECT count(*) FROM r WHERE x = 1"), std::to_string(r.rows_affected));
+  EXPECT_GT(r.rows_affected, 0);
+  EXPECT_LT(r.rows_affected, 5000);
+}
+
 TEST_F(ExecutionModifyTable, UpdateOfAColumnToItself) {
   EXPECT_EQ(Rows(db_, "UPDATE t SET a = a, b = b"), "UPDATE 4");
   EXPECT_EQ(Rows(db_, "SELECT a, b, c FROM t"), "1|x|10\n2|y|20\n3|NULL|NULL\n4|x|40");

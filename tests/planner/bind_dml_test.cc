@@ -119,19 +119,26 @@ TEST_F(PlannerBindDml, UpdateIsACaseOverTheScan) {
   const auto& rows = ExpectModification(*q, LogicalOpType::kUpdate, table_.get(), 4);
   EXPECT_EQ(rows.expressions[0]->type, ExprType::kColumnRef);  // a: unchanged
   EXPECT_EQ(rows.expressions[1]->type, ExprType::kColumnRef);  // b: unchanged
-  // c: CASE WHEN (b = 'x') IS TRUE THEN CAST(a AS bigint) ELSE c END.
+  // c: CASE WHEN matched THEN CAST(a AS bigint) ELSE c END, where matched is
+  // computed once per row below: (b = 'x') IS TRUE.
   const Expression& c = *rows.expressions[2];
   ASSERT_EQ(c.type, ExprType::kCase) << c.ToString();
   EXPECT_EQ(c.return_type->id, TypeId::kInt64);
   ASSERT_EQ(c.children.size(), 3u);
-  EXPECT_EQ(c.children[0]->type, ExprType::kCoalesce) << c.ToString();  // IS TRUE
+  EXPECT_EQ(c.children[0]->type, ExprType::kColumnRef) << c.ToString();
   EXPECT_EQ(c.children[1]->type, ExprType::kCast) << c.ToString();
   EXPECT_EQ(c.children[2]->type, ExprType::kColumnRef) << c.ToString();
   const Expression& matched = *rows.expressions[3];
   EXPECT_EQ(matched.return_type->id, TypeId::kBool);
   EXPECT_TRUE(matched.Equals(*c.children[0]));
-  EXPECT_EQ(rows.children[0]->type, LogicalOpType::kGet);
-  EXPECT_EQ(rows.children[0]->column_ids.size(), 3u);
+  const LogicalOperator& below = *rows.children[0];
+  ASSERT_EQ(below.type, LogicalOpType::kProjection) << q->plan->ToString();
+  const auto& ref = matched.As<ColumnRefExpression>().binding;
+  EXPECT_EQ(ref.table, below.table_index);
+  EXPECT_EQ(below.expressions.at(static_cast<size_t>(ref.column))->type, ExprType::kCoalesce)
+      << q->plan->ToString();
+  EXPECT_EQ(below.children[0]->type, LogicalOpType::kGet);
+  EXPECT_EQ(below.children[0]->column_ids.size(), 3u);
 }
 
 TEST_F(PlannerBindDml, UpdateWithoutWhereAssignsEveryRow) {
@@ -153,7 +160,8 @@ TEST_F(PlannerBindDml, UpdateSubqueriesAreJoinsBelowTheProjection) {
   // IN: a mark join over the scan; the scalar subquery: its one row beside it.
   EXPECT_NE(plan.find("MARK JOIN"), std::string::npos) << plan;
   EXPECT_NE(plan.find("__single_value"), std::string::npos) << plan;
-  EXPECT_EQ(rows.children[0]->type, LogicalOpType::kCrossProduct) << plan;
+  ASSERT_EQ(rows.children[0]->type, LogicalOpType::kProjection) << plan;
+  EXPECT_EQ(rows.children[0]->children[0]->type, LogicalOpType::kCrossProduct) << plan;
   bool has_subquery = false;
   for (const auto& e : rows.expressions) has_subquery |= e->HasSubquery();
   EXPECT_FALSE(has_subquery) << plan;
