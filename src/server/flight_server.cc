@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include "common/io.h"
 #include "proto/Flight.grpc.pb.h"
@@ -174,6 +175,44 @@ class FlightService final : public Base {
   ServiceContext* s_;
 };
 
+// Counts every call in the ConnectionTable (--max-connections) from before
+// its method runs until it ends: the interceptor lives as long as the call.
+class CallCounter final : public grpc::experimental::Interceptor {
+ public:
+  CallCounter(grpc::experimental::ServerRpcInfo* info, ConnectionTable* table)
+      : info_(info), table_(table) {}
+  ~CallCounter() override {
+    if (!peer_.empty()) table_->CallEnded(peer_);
+  }
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (peer_.empty() &&
+        methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      peer_ = PeerOf(info_->server_context());
+      if (!peer_.empty()) table_->CallStarted(peer_);
+    }
+    methods->Proceed();
+  }
+
+ private:
+  grpc::experimental::ServerRpcInfo* info_;
+  ConnectionTable* table_;
+  std::string peer_;
+};
+
+class CallCounterFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit CallCounterFactory(ConnectionTable* table) : table_(table) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    return new CallCounter(info, table_);
+  }
+
+ private:
+  ConnectionTable* table_;
+};
+
 Result<std::string> ReadPem(const std::string& path, const char* what) {
   auto data = ReadFileFully(path);
   if (!data.ok()) return data.status().WithContext(std::string("cannot read the ") + what);
@@ -240,6 +279,17 @@ Result<std::unique_ptr<FlightServer>> FlightServer::Start(const FlightServerOpti
   // (max_batch_rows) so clients' 16 MiB default limits hold.
   builder.SetMaxReceiveMessageSize(1 << 30);
   builder.SetMaxSendMessageSize(-1);
+  if (options.max_connections > 0) {
+    // See ConnectionTable: idle connections are closed after this window so
+    // that a peer without calls for longer holds no slot.
+    s.connections =
+        std::make_unique<ConnectionTable>(options.max_connections, std::chrono::seconds(5));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                               static_cast<int>(s.connections->idle().count()));
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
+    counters.push_back(std::make_unique<CallCounterFactory>(s.connections.get()));
+    builder.experimental().SetInterceptorCreators(std::move(counters));
+  }
   impl->server = builder.BuildAndStart();
   if (impl->server == nullptr || impl->port == 0) {
     return Status::IOError("cannot listen on {}:{} (in use, or not a local address?)", options.host,

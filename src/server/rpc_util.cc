@@ -22,7 +22,51 @@ void ReleaseSlice(const void* p) { delete static_cast<const grpc::Slice*>(p); }
 
 std::string PeerOf(grpc::ServerContextBase* ctx) { return ctx->peer(); }
 
+void ConnectionTable::CallStarted(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++peers_[peer].calls;
+}
+
+void ConnectionTable::CallEnded(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = peers_.find(peer);
+  if (it == peers_.end()) return;
+  Peer& p = it->second;
+  p.last_call_end = std::chrono::steady_clock::now();
+  // A refused peer leaves no trace once its calls are over.
+  if (--p.calls <= 0 && !p.admitted) peers_.erase(it);
+}
+
+bool ConnectionTable::Admit(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  int open = 0;
+  for (auto it = peers_.begin(); it != peers_.end();) {
+    const Peer& p = it->second;
+    // Idle past the window (and a second for gRPC's timer to fire): the
+    // server has closed that connection.
+    if (p.admitted && p.calls <= 0 && now - p.last_call_end > idle_ + std::chrono::seconds(1)) {
+      it = peers_.erase(it);
+      continue;
+    }
+    if (p.admitted) ++open;
+    ++it;
+  }
+  Peer& p = peers_[peer];
+  if (p.admitted) return true;
+  if (open >= max_) return false;
+  p.admitted = true;
+  return true;
+}
+
 grpc::Status AuthenticateCall(ServiceContext* s, grpc::ServerContextBase* ctx, Caller* caller) {
+  if (s->connections != nullptr && !s->connections->Admit(PeerOf(ctx))) {
+    // PostgreSQL's words (SQLSTATE 53300) for the same refusal.
+    s->log->Info("refused connection from " + PeerOf(ctx) + ": more than " +
+                  std::to_string(s->connections->max_connections()) + " (--max-connections)");
+    ctx->AddTrailingMetadata("x-quiver-sqlstate", "53300");
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "sorry, too many clients already");
+  }
   auto id = s->auth->Authenticate(HeaderValue(ctx, "authorization"));
   if (!id.ok()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, id.status().message());
   caller->user = id->user;

@@ -7,10 +7,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,40 @@
 
 namespace quiver::server {
 
+// --max-connections. gRPC (1.51) tells a server nothing about connections,
+// only about calls and their peer address, which names one connection
+// ("ipv4:127.0.0.1:53124"). A peer counts as an open connection while it
+// has calls running or made one within `idle`; the server closes
+// connections idle for longer (GRPC_ARG_MAX_CONNECTION_IDLE_MS = idle), so
+// a peer no longer counted has no connection left. A client that closes its
+// connection early keeps its slot until `idle` has passed: the limit errs
+// on the side of refusing. Thread-safe.
+class ConnectionTable {
+ public:
+  ConnectionTable(int max_connections, std::chrono::milliseconds idle)
+      : max_(max_connections), idle_(idle) {}
+
+  // From the call-counting interceptor (flight_server.cc), around every call.
+  void CallStarted(const std::string& peer);
+  void CallEnded(const std::string& peer);
+  // True when `peer` was admitted before or a slot is free (then it takes it).
+  bool Admit(const std::string& peer);
+
+  int max_connections() const { return max_; }
+  std::chrono::milliseconds idle() const { return idle_; }
+
+ private:
+  struct Peer {
+    int calls = 0;
+    bool admitted = false;
+    std::chrono::steady_clock::time_point last_call_end{};
+  };
+  const int max_;
+  const std::chrono::milliseconds idle_;
+  std::mutex mu_;
+  std::map<std::string, Peer> peers_;  // GUARDED_BY(mu_)
+};
+
 // Everything the gRPC methods share; owned by FlightServer::Impl.
 struct ServiceContext {
   FlightServerOptions options;
@@ -34,9 +69,8 @@ struct ServiceContext {
   std::mutex workers_mu;
   std::condition_variable workers_cv;
 
-  // --max-connections: the peers (client connections) admitted so far.
-  std::mutex peers_mu;
-  std::set<std::string> admitted_peers;  // GUARDED_BY(peers_mu)
+  // --max-connections; null when there is no limit.
+  std::unique_ptr<ConnectionTable> connections;
 };
 
 // Authenticates the call from its `authorization` header and fills *caller.

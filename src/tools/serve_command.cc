@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include "catalog/catalog.h"
+#include "common/file_access.h"
 #include "common/memory_size.h"
 #include "engine/database.h"
 #include "formats/file_format.h"
@@ -56,8 +57,25 @@ std::string TableNameFor(const std::filesystem::path& path) {
   return name;
 }
 
+// Why `path` may not become a table: it (or, for a directory, a file in it)
+// leads outside the data directories through a symlink. Queries are refused
+// such files by the policy; serving them as tables would leak them anyway.
+Status CheckInsideDataDirectories(const FileAccessPolicy& policy,
+                                  const std::filesystem::path& path) {
+  QUIVER_RETURN_NOT_OK(policy.Check(path.string()));
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return Status::OK();
+  for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    QUIVER_RETURN_NOT_OK(policy.Check(it->path().string()));
+  }
+  if (ec) return Status::IOError("{}: {}", path.string(), ec.message());
+  return Status::OK();
+}
+
 // Registers the files (and directories of files) in `dir` as tables.
-Status AddDataDirectory(Database* db, const std::string& dir, std::vector<std::string>* names) {
+Status AddDataDirectory(Database* db, const std::string& dir, const FileAccessPolicy& policy,
+                        std::vector<std::string>* names) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
     return Status::Invalid("--data {}: not a directory", dir);
@@ -73,6 +91,11 @@ Status AddDataDirectory(Database* db, const std::string& dir, std::vector<std::s
     }
     std::string name = TableNameFor(path);
     if (name.empty() || name[0] == '.') continue;
+    if (Status inside = CheckInsideDataDirectories(policy, path); !inside.ok()) {
+      std::fprintf(stderr, "quiver serve: skipping %s: %s\n", path.c_str(),
+                   inside.message().c_str());
+      continue;
+    }
     if (db->catalog()->Lookup(name) != nullptr) {
       // readings.arrow and readings.zstd.arrow: the second keeps its full name.
       name = path.filename().string();
@@ -185,7 +208,12 @@ Status RunServe(const ServeArgs& args) {
     const auto canonical = std::filesystem::canonical(dir, ec);
     if (ec) return Status::Invalid("--data {}: {}", dir, ec.message());
     options.data_dirs.push_back(canonical.string());
-    QUIVER_RETURN_NOT_OK(AddDataDirectory(db.get(), canonical.string(), &tables));
+  }
+  if (!options.data_dirs.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(auto policy, FileAccessPolicy::Make(options.data_dirs));
+    for (const auto& dir : options.data_dirs) {
+      QUIVER_RETURN_NOT_OK(AddDataDirectory(db.get(), dir, policy, &tables));
+    }
   }
   if (args.data.empty()) {
     QUIVER_RETURN_NOT_OK(AddDemoTables(db.get(), args.demo_rows));
