@@ -93,13 +93,17 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
   }
   if (l.slots.empty()) return Status::OK();
   const auto n = static_cast<int64_t>(l.slots.size());
+  // Every row of a chunk without selection: its columns are kept as they
+  // are (an UPDATE's unchanged columns stay the table's own buffers; those
+  // of the query's pool outlive it, see MemoryPool::ReleaseWhenUnused).
+  // Otherwise the written rows are copied into the default pool.
+  const bool dense = sel == nullptr && n == input.num_rows;
   std::vector<ArrayRef> cols;
   cols.reserve(static_cast<size_t>(width));
   for (int c = 0; c < width; ++c) {
-    // Gathering through an explicit selection always copies: into the
-    // default pool, which outlives the query.
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(input.columns[static_cast<size_t>(c)],
-                                                       l.slots.data(), n, DefaultMemoryPool()));
+    QUIVER_ASSIGN_OR_RAISE(
+        ArrayRef a, kernels::Gather(input.columns[static_cast<size_t>(c)],
+                                    dense ? nullptr : l.slots.data(), n, DefaultMemoryPool()));
     if (!schema.field(c)->nullable && a->GetNullCount() > 0) {
       return Status::Invalid(
           "null value in column \"{}\" of relation \"{}\" violates not-null constraint",

@@ -10,8 +10,9 @@
 //   - drops what is not written: the boolean column; DELETE's TRUE rows;
 //   - checks NOT NULL columns ("null value in column "c" of relation "t"
 //     violates not-null constraint");
-//   - copies the rows into the default pool: the query's pool and the
-//     buffers its scans read go away with the query, the table stays.
+//   - keeps the columns of a chunk it writes whole as they are (the query's
+//     pool outlives the query while they are in use), and copies the rows it
+//     writes from other chunks into the default pool.
 // The table changes only in Finalize, once every row was sunk without
 // error: INSERT appends, UPDATE and DELETE replace all rows (in the scan's
 // order, by batch index), so a failing statement leaves the table as it was.
