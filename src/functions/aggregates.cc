@@ -6,8 +6,10 @@
 // avg(integers|numeric) -> numeric (at least 16 fraction digits), avg(floats)
 // -> double precision; count -> bigint; min/max keep the input type. An
 // aggregate over no rows is NULL, except count, which is 0.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "functions/function.h"
@@ -67,12 +69,13 @@ AggregateFunction CountStar() {
   f.return_type = int64();
   f.state_size = 8;
   f.init = [](uint8_t* s) { std::memset(s, 0, 8); };
-  f.update = [](const std::vector<VectorRef>&, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>&, int64_t n, uint8_t** states, MemoryPool*) {
     for (int64_t i = 0; i < n; ++i) ++*reinterpret_cast<int64_t*>(states[i]);
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     *reinterpret_cast<int64_t*>(dst) += *reinterpret_cast<const int64_t*>(src);
+    return Status::OK();
   };
   f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool) {
     return FinishValues<int64_t>(
@@ -86,7 +89,7 @@ AggregateFunction Count() {
   AggregateFunction f = CountStar();
   f.name = "count";
   f.args = {AnyType()};
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
     ForValid(args, n, [&](int64_t i) { ++*reinterpret_cast<int64_t*>(states[i]); });
     return Status::OK();
   };
@@ -110,7 +113,8 @@ AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked
   f.return_type = ret;
   f.state_size = sizeof(SumState<Acc>);
   f.init = [](uint8_t* s) { new (s) SumState<Acc>{Acc{}, 0}; };
-  f.update = [checked](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) -> Status {
+  f.update = [checked](const std::vector<VectorRef>& args, int64_t n, uint8_t** states,
+                       MemoryPool*) -> Status {
     bool overflow = false;
     DispatchFixed<In>(args[0], [&](auto get) {
       ForValid(args, n, [&](int64_t i) {
@@ -130,11 +134,12 @@ AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked
     if (overflow) return Status::Invalid("bigint out of range");
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     auto* d = reinterpret_cast<SumState<Acc>*>(dst);
     const auto* s = reinterpret_cast<const SumState<Acc>*>(src);
     d->sum += s->sum;
     d->count += s->count;
+    return Status::OK();
   };
   return f;
 }
@@ -171,7 +176,7 @@ AggregateFunction ExactAvg(TypeRef arg) {
   };
   f.state_size = sizeof(ExactAvgState);
   f.init = [](uint8_t* s) { new (s) ExactAvgState{0, 0, 0}; };
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
     const int32_t scale =
         args[0].array->type->id == TypeId::kDecimal128 ? args[0].array->type->scale : 0;
     DispatchFixed<In>(args[0], [&](auto get) {
@@ -184,13 +189,14 @@ AggregateFunction ExactAvg(TypeRef arg) {
     });
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     const auto* s = reinterpret_cast<const ExactAvgState*>(src);
     auto* d = reinterpret_cast<ExactAvgState*>(dst);
-    if (s->count == 0) return;
+    if (s->count == 0) return Status::OK();
     d->sum += s->sum;
     d->count += s->count;
     d->scale = s->scale;
+    return Status::OK();
   };
   f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
       -> Result<ArrayRef> {
@@ -270,7 +276,7 @@ AggregateFunction MinMaxFixed(TypeRef arg) {
   }
   f.state_size = sizeof(MinMaxState<T>);
   f.init = [](uint8_t* s) { new (s) MinMaxState<T>{T{}, false}; };
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
     DispatchFixed<T>(args[0], [&](auto get) {
       ForValid(args, n, [&](int64_t i) {
         auto* st = reinterpret_cast<MinMaxState<T>*>(states[i]);
@@ -283,10 +289,11 @@ AggregateFunction MinMaxFixed(TypeRef arg) {
     });
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     const auto* s = reinterpret_cast<const MinMaxState<T>*>(src);
     auto* d = reinterpret_cast<MinMaxState<T>*>(dst);
     if (s->has && (!d->has || Better<T, kMax>(s->value, d->value))) *d = *s;
+    return Status::OK();
   };
   f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool) {
     return FinishValues<T>(
@@ -297,10 +304,146 @@ AggregateFunction MinMaxFixed(TypeRef arg) {
   return f;
 }
 
-// Strings: the state owns a heap copy of the current extreme.
-struct StringState {
-  std::string* value;
+// --- states on the heap ------------------------------------------------------------
+//
+// A group table moves its state rows with memcpy as it grows, so a state that
+// needs memory of its own holds a pointer to a heap object. What that object
+// holds is charged to the query's pool before it grows: a string_agg over a
+// big input under a small --memory-limit fails with the out-of-memory error
+// instead of growing past the limit. Destroying the state gives it back.
+
+// A string a state owns, and the pool it is charged to (null: not accounted).
+// No more than that: 40 bytes take the same malloc chunk as a bare std::string.
+struct HeapString {
+  std::string text;
+  MemoryPool* pool;
 };
+
+// Strings: `charged` is what the state holds against the pool (the object and
+// the string's capacity); it lives in the state row, whose 16-byte slot had
+// room for it.
+struct StringState {
+  HeapString* value;
+  int64_t charged;
+};
+
+int64_t HeapStringBytes(size_t capacity) { return static_cast<int64_t>(sizeof(HeapString) + capacity); }
+
+// Reserves from a pool in chunks for one update or combine call, so that the
+// many small charges of min/max (one per group) do not each update the pool's
+// (and its parents') shared counters; gives back what is left at the end.
+class PoolCredit {
+ public:
+  // `chunk`: 0 for a single charge (combine, per group), which would give
+  // most of a chunk back at once.
+  explicit PoolCredit(MemoryPool* pool, int64_t chunk = 64 << 10) : pool_(pool), chunk_(chunk) {}
+  ~PoolCredit() {
+    if (credit_ > 0) pool_->Release(credit_);
+  }
+  PoolCredit(const PoolCredit&) = delete;
+  PoolCredit& operator=(const PoolCredit&) = delete;
+
+  MemoryPool* pool() const { return pool_; }
+  Status Take(int64_t bytes) {
+    if (pool_ == nullptr || bytes <= credit_) {
+      credit_ -= pool_ == nullptr ? 0 : bytes;
+      return Status::OK();
+    }
+    const int64_t need = bytes - credit_;
+    // A whole chunk when it fits, else exactly what is needed: near the limit
+    // the chunk must not be what fails.
+    if (need < chunk_ && pool_->Reserve(chunk_).ok()) {
+      credit_ += chunk_ - bytes;
+      return Status::OK();
+    }
+    QUIVER_RETURN_NOT_OK(pool_->Reserve(need));
+    credit_ = 0;
+    return Status::OK();
+  }
+
+ private:
+  MemoryPool* pool_;
+  int64_t chunk_;
+  int64_t credit_ = 0;
+};
+
+// Raises the state's charge to `bytes` (never lowers it).
+Status Charge(StringState* st, PoolCredit& credit, int64_t bytes) {
+  if (bytes <= st->charged) return Status::OK();
+  QUIVER_RETURN_NOT_OK(credit.Take(bytes - st->charged));
+  st->charged = bytes;
+  return Status::OK();
+}
+
+// Makes room for `size` bytes in the state's string, charging the growth
+// first. It grows geometrically, as append would, so a long string_agg
+// charges O(log n) times.
+Status ReserveString(StringState* st, size_t size, PoolCredit& credit) {
+  std::string& text = st->value->text;
+  if (size <= text.capacity()) return Status::OK();
+  const size_t capacity = std::max(size, 2 * text.capacity());
+  QUIVER_RETURN_NOT_OK(Charge(st, credit, HeapStringBytes(capacity)));
+  text.reserve(capacity);
+  // Should the library round the capacity up, that is charged as well.
+  return Charge(st, credit, HeapStringBytes(text.capacity()));
+}
+
+// Gives the state a heap string holding `v`, charged through `credit` (once,
+// in the common case: per group of min/max, this is on the hot path).
+// REQUIRES: the state has none.
+Status NewString(StringState* st, std::string_view v, PoolCredit& credit) {
+  auto h = std::make_unique<HeapString>(HeapString{std::string(), credit.pool()});
+  // Short strings live inside the object (its capacity); longer ones get
+  // exactly their size from reserve.
+  QUIVER_RETURN_NOT_OK(Charge(st, credit, HeapStringBytes(std::max(v.size(), h->text.capacity()))));
+  st->value = h.release();
+  if (v.size() > st->value->text.capacity()) {
+    st->value->text.reserve(v.size());
+    QUIVER_RETURN_NOT_OK(Charge(st, credit, HeapStringBytes(st->value->text.capacity())));
+  }
+  st->value->text.assign(v);
+  return Status::OK();
+}
+
+void InitString(uint8_t* s) { new (s) StringState{nullptr, 0}; }
+
+void DestroyString(uint8_t* s) {
+  auto* st = reinterpret_cast<StringState*>(s);
+  MemoryPool* pool = st->value ? st->value->pool : nullptr;
+  delete st->value;
+  if (pool != nullptr && st->charged > 0) pool->Release(st->charged);  // may delete the pool
+  *st = StringState{nullptr, 0};
+}
+
+// ForValid for updates that can fail: stops at the first error.
+template <typename F>
+Status ForValidOrError(const std::vector<VectorRef>& args, int64_t n, F f) {
+  ValidAccess v(args[0]);
+  for (int64_t i = 0; i < n; ++i) {
+    if (v(i)) QUIVER_RETURN_NOT_OK(f(i));
+  }
+  return Status::OK();
+}
+
+// Sets min/max's state to `v` (when it is better than the current extreme).
+template <bool kMax>
+Status KeepExtreme(StringState* st, std::string_view v, PoolCredit& credit) {
+  if (st->value == nullptr) return NewString(st, v, credit);
+  if (kMax ? v > st->value->text : v < st->value->text) {
+    QUIVER_RETURN_NOT_OK(ReserveString(st, v.size(), credit));
+    st->value->text.assign(v);
+  }
+  return Status::OK();
+}
+
+Result<ArrayRef> FinishStrings(uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool) {
+  kernels::StringOutput o(out, n, pool);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto* st = reinterpret_cast<const StringState*>(states[i]);
+    QUIVER_RETURN_NOT_OK(st->value ? o.Append(st->value->text) : o.AppendNull());
+  }
+  return o.Finish();
+}
 
 template <bool kMax>
 AggregateFunction MinMaxString(TypeRef arg) {
@@ -309,43 +452,22 @@ AggregateFunction MinMaxString(TypeRef arg) {
   f.args = {arg};
   f.return_type = arg;
   f.state_size = sizeof(StringState);
-  f.init = [](uint8_t* s) { reinterpret_cast<StringState*>(s)->value = nullptr; };
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.init = InitString;
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
     StringAccess get(args[0]);
-    ForValid(args, n, [&](int64_t i) {
-      auto* st = reinterpret_cast<StringState*>(states[i]);
-      const std::string_view v = get(i);
-      if (st->value == nullptr) {
-        st->value = new std::string(v);
-      } else if (kMax ? v > *st->value : v < *st->value) {
-        st->value->assign(v);
-      }
+    PoolCredit credit(pool);
+    return ForValidOrError(args, n, [&](int64_t i) {
+      return KeepExtreme<kMax>(reinterpret_cast<StringState*>(states[i]), get(i), credit);
     });
-    return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) {
     const auto* s = reinterpret_cast<const StringState*>(src);
-    auto* d = reinterpret_cast<StringState*>(dst);
-    if (s->value == nullptr) return;
-    if (d->value == nullptr) {
-      d->value = new std::string(*s->value);
-    } else if (kMax ? *s->value > *d->value : *s->value < *d->value) {
-      *d->value = *s->value;
-    }
+    if (s->value == nullptr) return Status::OK();
+    PoolCredit credit(pool, /*chunk=*/0);
+    return KeepExtreme<kMax>(reinterpret_cast<StringState*>(dst), s->value->text, credit);
   };
-  f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
-      -> Result<ArrayRef> {
-    kernels::StringOutput o(out, n, pool);
-    for (int64_t i = 0; i < n; ++i) {
-      const auto* st = reinterpret_cast<const StringState*>(states[i]);
-      QUIVER_RETURN_NOT_OK(st->value ? o.Append(*st->value) : o.AppendNull());
-    }
-    return o.Finish();
-  };
-  f.destroy = [](uint8_t* s) {
-    delete reinterpret_cast<StringState*>(s)->value;
-    reinterpret_cast<StringState*>(s)->value = nullptr;
-  };
+  f.finalize = FinishStrings;
+  f.destroy = DestroyString;
   return f;
 }
 
@@ -357,7 +479,7 @@ AggregateFunction MinMaxBool() {
   f.return_type = boolean();
   f.state_size = 2;
   f.init = [](uint8_t* s) { s[0] = s[1] = 0; };  // [has, value]
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
     BoolAccess get(args[0]);
     ForValid(args, n, [&](int64_t i) {
       uint8_t* st = states[i];
@@ -371,14 +493,15 @@ AggregateFunction MinMaxBool() {
     });
     return Status::OK();
   };
-  f.combine = [](const uint8_t* s, uint8_t* d) {
-    if (!s[0]) return;
+  f.combine = [](const uint8_t* s, uint8_t* d, MemoryPool*) {
+    if (!s[0]) return Status::OK();
     if (!d[0]) {
       d[0] = 1;
       d[1] = s[1];
     } else {
       d[1] = kMax ? (d[1] | s[1]) : (d[1] & s[1]);
     }
+    return Status::OK();
   };
   f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
       -> Result<ArrayRef> {
@@ -416,7 +539,7 @@ AggregateFunction Variance(const char* name, TypeRef arg, VarKind kind) {
   f.return_type = float64();
   f.state_size = sizeof(VarState);
   f.init = [](uint8_t* s) { new (s) VarState{0, 0, 0}; };
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
     DispatchFixed<In>(args[0], [&](auto get) {
       ForValid(args, n, [&](int64_t i) {
         auto* st = reinterpret_cast<VarState*>(states[i]);
@@ -429,19 +552,20 @@ AggregateFunction Variance(const char* name, TypeRef arg, VarKind kind) {
     });
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     const auto* a = reinterpret_cast<const VarState*>(src);
     auto* b = reinterpret_cast<VarState*>(dst);
-    if (a->n == 0) return;
+    if (a->n == 0) return Status::OK();
     if (b->n == 0) {
       *b = *a;
-      return;
+      return Status::OK();
     }
     const double n = static_cast<double>(a->n + b->n);
     const double d = a->mean - b->mean;
     b->m2 += a->m2 + d * d * static_cast<double>(a->n) * static_cast<double>(b->n) / n;
     b->mean += d * static_cast<double>(a->n) / n;
     b->n += a->n;
+    return Status::OK();
   };
   f.finalize = [kind](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
       -> Result<ArrayRef> {
@@ -474,43 +598,68 @@ AggregateFunction StringAgg() {
   f.args = {utf8(), utf8()};
   f.return_type = utf8();
   f.state_size = sizeof(StringState);
-  f.init = [](uint8_t* s) { reinterpret_cast<StringState*>(s)->value = nullptr; };
-  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) {
+  f.init = InitString;
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
     StringAccess get(args[0]), sep(args[1]);
     ValidAccess vs(args[1]);
-    ForValid(args, n, [&](int64_t i) {
+    PoolCredit credit(pool);
+    return ForValidOrError(args, n, [&](int64_t i) -> Status {
       auto* st = reinterpret_cast<StringState*>(states[i]);
-      if (st->value == nullptr) {
-        st->value = new std::string(get(i));
-      } else {
-        if (vs(i)) st->value->append(sep(i));
-        st->value->append(get(i));
-      }
+      if (st->value == nullptr) return NewString(st, get(i), credit);
+      const std::string_view s = vs(i) ? sep(i) : std::string_view();
+      const std::string_view v = get(i);
+      QUIVER_RETURN_NOT_OK(ReserveString(st, st->value->text.size() + s.size() + v.size(), credit));
+      std::string& text = st->value->text;
+      text.append(s);
+      text.append(v);
+      return Status::OK();
     });
-    return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) -> Status {
     const auto* s = reinterpret_cast<const StringState*>(src);
     auto* d = reinterpret_cast<StringState*>(dst);
-    if (s->value == nullptr) return;
-    if (d->value == nullptr) {
-      d->value = new std::string(*s->value);
-    } else {
-      d->value->append(",");
-      d->value->append(*s->value);
-    }
+    if (s->value == nullptr) return Status::OK();
+    PoolCredit credit(pool, /*chunk=*/0);
+    if (d->value == nullptr) return NewString(d, s->value->text, credit);
+    QUIVER_RETURN_NOT_OK(ReserveString(d, d->value->text.size() + 1 + s->value->text.size(), credit));
+    d->value->text.append(",");
+    d->value->text.append(s->value->text);
+    return Status::OK();
   };
-  f.finalize = MinMaxString<true>(utf8()).finalize;
-  f.destroy = MinMaxString<true>(utf8()).destroy;
+  f.finalize = FinishStrings;
+  f.destroy = DestroyString;
   return f;
 }
 
 // The value of a scalar subquery: its only row, NULL for none, an error
 // for more than one.
+// The row's value on the heap, and what it is charged to `pool` (null: not
+// accounted).
+struct HeapValue {
+  Value value;
+  MemoryPool* pool;
+  int64_t charged;
+};
+
 struct SingleState {
   int64_t count;
-  Value* value;
+  HeapValue* value;
 };
+
+// A heap copy of `v`, charged to `pool`.
+Result<HeapValue*> NewValue(MemoryPool* pool, Value v) {
+  const int64_t bytes = static_cast<int64_t>(sizeof(HeapValue) + v.str().capacity());
+  if (pool != nullptr) QUIVER_RETURN_NOT_OK(pool->Reserve(bytes));
+  return new HeapValue{std::move(v), pool, bytes};
+}
+
+void DestroyValue(HeapValue* v) {
+  if (v == nullptr) return;
+  MemoryPool* pool = v->pool;
+  const int64_t bytes = v->charged;
+  delete v;
+  if (pool != nullptr) pool->Release(bytes);  // may delete the pool
+}
 
 AggregateFunction SingleValue() {
   AggregateFunction f;
@@ -523,20 +672,24 @@ AggregateFunction SingleValue() {
   f.state_size = sizeof(SingleState);
   f.init = [](uint8_t* s) { new (s) SingleState{0, nullptr}; };
   const char* kTooMany = "more than one row returned by a subquery used as an expression";
-  f.update = [kTooMany](const std::vector<VectorRef>& args, int64_t n, uint8_t** states) -> Status {
+  f.update = [kTooMany](const std::vector<VectorRef>& args, int64_t n, uint8_t** states,
+                        MemoryPool* pool) -> Status {
     for (int64_t i = 0; i < n; ++i) {
       auto* st = reinterpret_cast<SingleState*>(states[i]);
       if (++st->count > 1) return Status::Invalid("{}", kTooMany);
-      st->value = new Value(ValueFromArray(*args[0].array, args[0].index(i)));
+      QUIVER_ASSIGN_OR_RAISE(st->value, NewValue(pool, ValueFromArray(*args[0].array, args[0].index(i))));
     }
     return Status::OK();
   };
-  f.combine = [](const uint8_t* src, uint8_t* dst) {
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) -> Status {
     const auto* s = reinterpret_cast<const SingleState*>(src);
     auto* d = reinterpret_cast<SingleState*>(dst);
-    if (s->count == 0) return;
+    if (s->count == 0) return Status::OK();
     d->count += s->count;
-    if (d->value == nullptr && s->value != nullptr) d->value = new Value(*s->value);
+    if (d->value == nullptr && s->value != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(d->value, NewValue(pool, s->value->value));
+    }
+    return Status::OK();
   };
   f.finalize = [kTooMany](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
       -> Result<ArrayRef> {
@@ -544,12 +697,12 @@ AggregateFunction SingleValue() {
     for (int64_t i = 0; i < n; ++i) {
       const auto* st = reinterpret_cast<const SingleState*>(states[i]);
       if (st->count > 1) return Status::Invalid("{}", kTooMany);
-      values.push_back(st->value ? *st->value : Value::Null(out));
+      values.push_back(st->value ? st->value->value : Value::Null(out));
     }
     return ArrayFromValues(values, out, pool);
   };
   f.destroy = [](uint8_t* s) {
-    delete reinterpret_cast<SingleState*>(s)->value;
+    DestroyValue(reinterpret_cast<SingleState*>(s)->value);
     reinterpret_cast<SingleState*>(s)->value = nullptr;
   };
   return f;

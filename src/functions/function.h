@@ -85,14 +85,21 @@ struct AggregateFunction {
   std::function<void(uint8_t* state)> init;
   // For each row i < n: fold row i of args into states[i]. Rows whose
   // argument is NULL are skipped by the function itself (count(*) counts them).
-  std::function<Status(const std::vector<VectorRef>& args, int64_t n, uint8_t** states)> update;
-  // Folds `src` into `dst` (partial aggregates of two threads).
-  std::function<void(const uint8_t* src, uint8_t* dst)> combine;
+  // Heap memory a state holds (the strings of min/max and string_agg) is
+  // charged to `pool`, the query's (null: not accounted), before it is
+  // allocated, so an update past the memory limit fails with OutOfMemory.
+  std::function<Status(const std::vector<VectorRef>& args, int64_t n, uint8_t** states,
+                       MemoryPool* pool)>
+      update;
+  // Folds `src` into `dst` (partial aggregates of two threads); charges as
+  // update does.
+  std::function<Status(const uint8_t* src, uint8_t* dst, MemoryPool* pool)> combine;
   // Writes the results of n states into an array of `out_type`.
   std::function<Result<ArrayRef>(uint8_t** states, int64_t n, const TypeRef& out_type,
                                  MemoryPool* pool)>
       finalize;
-  // Frees what a state owns (strings of min/max); may be empty.
+  // Frees what a state owns (strings of min/max) and gives back to the pool
+  // what it charged; may be empty.
   std::function<void(uint8_t* state)> destroy;
 };
 

@@ -196,6 +196,26 @@ def test_memory_limit_gives_a_clear_error(run_quiver, sql):
     assert "--memory-limit" in proc.stderr
 
 
+
+STRING_AGG_101MB = ("SELECT length(string_agg(repeat('x', 100), ',')) "
+                    "FROM generate_series(1, 1000000) s(g)")
+
+
+@pytest.mark.parametrize("limit", ["50MB", "150MB"])
+def test_string_agg_state_counts_against_the_memory_limit(run_quiver, limit):
+    # string_agg's 101 MB state is charged as it grows: at 150 MB the state and
+    # the result do not fit (before, only the result was counted and it ran,
+    # holding ~230 MB).
+    proc = run_quiver("sql", "--memory-limit", limit, STRING_AGG_101MB, check=False)
+    assert proc.returncode == 1, proc.stdout
+    assert "out of memory" in proc.stderr
+    assert "--memory-limit" in proc.stderr
+
+
+def test_string_agg_within_a_large_memory_limit(run_quiver):
+    proc = run_quiver("sql", "--memory-limit", "1GB", "--format", "csv", STRING_AGG_101MB)
+    assert proc.stdout.strip().splitlines()[-1] == "100999999"
+
 def test_statements_run_in_one_catalog(run_quiver, tmp_path):
     script = tmp_path / "s.sql"
     script.write_text(

@@ -217,7 +217,7 @@ Status PhysicalHashAggregate::Sink(ExecutionContext& ctx, DataChunk& input, Glob
       const int64_t row = filtered ? rows[static_cast<size_t>(i)] : i;
       l.states[static_cast<size_t>(i)] = l.rows[static_cast<size_t>(row)] + state_offsets_[a];
     }
-    QUIVER_RETURN_NOT_OK(spec.function->update(args, m, l.states.data()));
+    QUIVER_RETURN_NOT_OK(spec.function->update(args, m, l.states.data(), ctx.pool()));
   }
   int64_t distinct_bytes = 0;
   for (const auto& d : l.distinct) distinct_bytes += d.MemoryBytes();
@@ -281,7 +281,8 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
         const int64_t gid = t->FindOrCreate(key, len, src->hash(i));
         for (size_t a = 0; a < aggregates_.size(); ++a) {
           if (aggregates_[a].distinct) continue;
-          aggregates_[a].function->combine(src->state(i) + state_offsets_[a], t->state(gid) + state_offsets_[a]);
+          QUIVER_RETURN_NOT_OK(aggregates_[a].function->combine(
+              src->state(i) + state_offsets_[a], t->state(gid) + state_offsets_[a], ctx.pool()));
         }
       }
       // `src` (and its states) go here.
@@ -324,7 +325,8 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
       arrays.push_back(arr);
     }
     for (auto& arr : arrays) refs.push_back(VectorRef{arr.get(), nullptr, false});
-    QUIVER_RETURN_NOT_OK(spec.function->update(refs, static_cast<int64_t>(states.size()), states.data()));
+    QUIVER_RETURN_NOT_OK(
+        spec.function->update(refs, static_cast<int64_t>(states.size()), states.data(), ctx.pool()));
     g.distinct[a].clear();
   }
   // Groups and states -> columns, one partition per task.
