@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/sql_bench.py                       # SSB SF1, SSB SF10, TPC-H SF1
     .venv/bin/python bench/sql_bench.py --suites ssb:1 --repeat 5 --no-write
+    .venv/bin/python bench/sql_bench.py --suites ssb:1,tpch:1 --baseline-quiver OLD/quiver --baseline-label 73c0bc9
 
 For each suite the data is generated once with `quiver gen` into
 bench/data/<suite>-sf<N>/ (reused afterwards). Then every query runs, in turn
@@ -13,6 +14,8 @@ for each system (so a noisy neighbour slows all of them alike):
                     without process start-up
   duckdb native     DuckDB's own tables, loaded from the files (CREATE TABLE AS)
   duckdb arrow      DuckDB scanning the Arrow tables in memory (pyarrow, registered)
+  baseline          (with --baseline-quiver) another Quiver binary, e.g. an older commit's,
+                    run the same way in the same interleaving: before/after in one run
 
 Each figure is the median of R runs after one warm-up run; all systems use
 every core. Ratios are Quiver's time divided by the peer's (below 1: Quiver is
@@ -93,7 +96,11 @@ def main():
     ap.add_argument("--queries", default="", help="comma list of query names to run (default all)")
     ap.add_argument("--no-write", action="store_true", help="print the tables only")
     ap.add_argument("--results", default=str(ROOT / "bench" / "RESULTS.md"))
+    ap.add_argument("--baseline-quiver", default="",
+                    help="also run this Quiver binary (e.g. an older build) in the same interleaving")
+    ap.add_argument("--baseline-label", default="baseline", help="the baseline's name in the tables")
     args = ap.parse_args()
+    base = args.baseline_quiver
     only = set(filter(None, args.queries.split(",")))
     sections = []
     for spec in args.suites.split(","):
@@ -119,23 +126,37 @@ def main():
             q = statistics.median(quiver_times(args.quiver, prelude, sql, args.repeat))
             n = statistics.median(duck_times(native, sql, args.repeat))
             a = statistics.median(duck_times(scan, sql, args.repeat))
-            rows.append((qf.stem, q, n, a))
+            b = statistics.median(quiver_times(base, prelude, sql, args.repeat)) if base else None
+            rows.append((qf.stem, q, n, a, b))
             print(f"{bench} sf{sf:g} {qf.stem}: quiver {q:.3f}s  duckdb native {n:.3f}s ({q / n:.2f})  "
-                  f"duckdb arrow {a:.3f}s ({q / a:.2f})", file=sys.stderr)
+                  f"duckdb arrow {a:.3f}s ({q / a:.2f})"
+                  + (f"  {args.baseline_label} {b:.3f}s ({q / b:.2f})" if base else ""), file=sys.stderr)
         geo_n = math.exp(sum(math.log(r[1] / r[2]) for r in rows) / len(rows))
         geo_a = math.exp(sum(math.log(r[1] / r[3]) for r in rows) / len(rows))
-        lines = [f"### {bench.upper()} SF{sf:g}", "",
-                 "| query | Quiver | DuckDB native | Quiver ÷ native | DuckDB Arrow scan | Quiver ÷ Arrow scan |",
-                 "|---|---:|---:|---:|---:|---:|"]
-        for name, q, n, a in rows:
-            lines.append(f"| {name} | {q:.3f} s | {n:.3f} s | {q / n:.2f} | {a:.3f} s | {q / a:.2f} |")
-        lines.append(f"| **geometric mean** | | | **{geo_n:.2f}** | | **{geo_a:.2f}** |")
+        head = "| query | Quiver | DuckDB native | Quiver ÷ native | DuckDB Arrow scan | Quiver ÷ Arrow scan |"
+        rule = "|---|---:|---:|---:|---:|---:|"
+        if base:
+            head += f" Quiver {args.baseline_label} | Quiver ÷ {args.baseline_label} |"
+            rule += "---:|---:|"
+        lines = [f"### {bench.upper()} SF{sf:g}", "", head, rule]
+        for name, q, n, a, b in rows:
+            line = f"| {name} | {q:.3f} s | {n:.3f} s | {q / n:.2f} | {a:.3f} s | {q / a:.2f} |"
+            if base:
+                line += f" {b:.3f} s | {q / b:.2f} |"
+            lines.append(line)
+        geo = f"| **geometric mean** | | | **{geo_n:.2f}** | | **{geo_a:.2f}** |"
+        if base:
+            geo_b = math.exp(sum(math.log(r[1] / r[4]) for r in rows) / len(rows))
+            geo += f" | **{geo_b:.2f}** |"
+        lines.append(geo)
         sections.append("\n".join(lines))
         print("\n".join(lines))
     if args.no_write:
         return
     header = ["## SQL: SSB and TPC-H vs DuckDB (`bench/sql_bench.py`)", "",
-              f"Command: `.venv/bin/python bench/sql_bench.py --suites {args.suites} --repeat {args.repeat}`  ",
+              f"Command: `.venv/bin/python bench/sql_bench.py --suites {args.suites} --repeat {args.repeat}"
+              + (f" --baseline-quiver <{args.baseline_label} build> --baseline-label {args.baseline_label}" if base else "")
+              + "`  ",
               f"Date: {datetime.date.today()}, machine: {os.cpu_count()} cores ({cpu_model()}), "
               f"DuckDB {duckdb.__version__}, pyarrow {pa.__version__}.  ",
               "Median of the runs after one warm-up; Quiver's time is the engine's (parse to last row) without "
