@@ -203,6 +203,10 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
       type_ == JoinType::kInner || type_ == JoinType::kLeft || type_ == JoinType::kSingle;
   // Walk pairs in blocks until a block yields output (pairs) or all are done.
   while (s.probe_row < n && m > 0) {
+    // Blocks without output never leave this loop: one probe chunk against a
+    // large build side is minutes of work, so check for a cancel or deadline
+    // per block, not only per chunk.
+    if (ctx.cancelled()) return ctx.CancelStatus();
     std::vector<uint32_t> probe_idx, build_idx;
     NextBlock(type_, n, m, s, &probe_idx, &build_idx);
     const int64_t k = static_cast<int64_t>(probe_idx.size());
