@@ -54,36 +54,38 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::Plan(const LogicalOperator& op) {
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator& op) {
   switch (op.type) {
     case LogicalOpType::kGet:
-      return PlanGet(op);
+      return PlanGet(op.As<plan::LogicalGet>());
     case LogicalOpType::kDummyScan:
-      return PlanDummyScan(op);
+      return PlanDummyScan(op.As<plan::LogicalDummyScan>());
     case LogicalOpType::kEmpty:
-      return PlanEmpty(op);
+      return PlanEmpty(op.As<plan::LogicalEmpty>());
     case LogicalOpType::kValues:
-      return PlanValues(op);
+      return PlanValues(op.As<plan::LogicalValues>());
     case LogicalOpType::kFilter:
-      return PlanFilter(op);
+      return PlanFilter(op.As<plan::LogicalFilter>());
     case LogicalOpType::kProjection:
-      return PlanProjection(op);
+      return PlanProjection(op.As<plan::LogicalProjection>());
     case LogicalOpType::kAggregate:
-      return PlanAggregate(op);
+      return PlanAggregate(op.As<plan::LogicalAggregate>());
     case LogicalOpType::kDistinct:
-      return PlanDistinct(op);
+      return PlanDistinct(op.As<plan::LogicalDistinct>());
     case LogicalOpType::kJoin:
     case LogicalOpType::kCrossProduct:
       return PlanJoin(op);
     case LogicalOpType::kOrder:
-      return PlanOrder(op, -1, 0);
-    case LogicalOpType::kTopN:
-      return PlanOrder(op, op.limit, op.offset);
+      return PlanOrder(op, op.As<plan::LogicalOrder>().orders, -1, 0);
+    case LogicalOpType::kTopN: {
+      const auto& top = op.As<plan::LogicalTopN>();
+      return PlanOrder(op, top.orders, top.limit, top.offset);
+    }
     case LogicalOpType::kLimit:
-      return PlanLimit(op);
+      return PlanLimit(op.As<plan::LogicalLimit>());
     case LogicalOpType::kSetOp:
-      return PlanSetOperation(op);
+      return PlanSetOperation(op.As<plan::LogicalSetOp>());
     case LogicalOpType::kInsert:
     case LogicalOpType::kUpdate:
     case LogicalOpType::kDelete:
-      return PlanModifyTable(op);
+      return PlanModifyTable(op.As<plan::LogicalModifyTable>());
   }
   return Status::UnknownError("internal error: unknown logical operator");
 }

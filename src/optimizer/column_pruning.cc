@@ -34,27 +34,15 @@ void Rename(ExprPtr* e, const Renames& map) {
 
 void RenameAll(LogicalOperator* op, const Renames& map) {
   if (map.empty()) return;
-  for (auto& e : op->expressions) Rename(&e, map);
-  for (auto& g : op->groups) Rename(&g, map);
-  for (auto& c : op->conditions) {
-    Rename(&c.left, map);
-    Rename(&c.right, map);
-  }
-  for (auto& o : op->orders) Rename(&o.expr, map);
+  op->VisitExpressions([&](ExprPtr* e) { Rename(e, map); });
 }
 
 void AddAllRefs(const LogicalOperator& op, Required* req) {
-  for (const auto& e : op.expressions) AddRefs(*e, req);
-  for (const auto& g : op.groups) AddRefs(*g, req);
-  for (const auto& c : op.conditions) {
-    AddRefs(*c.left, req);
-    AddRefs(*c.right, req);
-  }
-  for (const auto& o : op.orders) AddRefs(*o.expr, req);
+  op.ForEachExpression([&](const Expression& e) { AddRefs(e, req); });
 }
 
 // The cheapest column to keep when a scan needs none (row counts only).
-int NarrowestColumn(const LogicalOperator& get) {
+int NarrowestColumn(const LogicalGet& get) {
   int best = get.column_ids.empty() ? 0 : get.column_ids[0];
   int best_width = 1 << 30;
   for (int c : get.column_ids) {
@@ -72,13 +60,14 @@ int NarrowestColumn(const LogicalOperator& get) {
 Renames Prune(LogicalOperator* op, const Required& required) {
   switch (op->type) {
     case LogicalOpType::kGet: {
+      auto& get = op->As<LogicalGet>();
       std::vector<int> keep;
-      for (int c : op->column_ids) {
-        if (required.count({op->table_index, c})) keep.push_back(c);
+      for (int c : get.column_ids) {
+        if (required.count({get.table_index, c})) keep.push_back(c);
       }
       // Scan predicates stay usable for pruning even when the column is not read.
-      if (keep.empty() && !op->column_ids.empty()) keep.push_back(NarrowestColumn(*op));
-      op->column_ids = std::move(keep);
+      if (keep.empty() && !get.column_ids.empty()) keep.push_back(NarrowestColumn(get));
+      get.column_ids = std::move(keep);
       return {};
     }
     case LogicalOpType::kProjection: {
@@ -99,20 +88,21 @@ Renames Prune(LogicalOperator* op, const Required& required) {
       return renames;
     }
     case LogicalOpType::kAggregate: {
+      auto& agg = op->As<LogicalAggregate>();
       std::vector<ExprPtr> kept;
       Renames renames;
       for (size_t i = 0; i < op->expressions.size(); ++i) {
-        const ColumnBinding old{op->aggregate_index, static_cast<int>(i)};
+        const ColumnBinding old{agg.aggregate_index, static_cast<int>(i)};
         // Keep at least one aggregate of an ungrouped aggregate? Not needed:
         // it yields one row regardless.
         if (!required.count(old)) continue;
-        const ColumnBinding now{op->aggregate_index, static_cast<int>(kept.size())};
+        const ColumnBinding now{agg.aggregate_index, static_cast<int>(kept.size())};
         if (old != now) renames[old] = now;
         kept.push_back(std::move(op->expressions[i]));
       }
       op->expressions = std::move(kept);
       Required child;
-      for (const auto& g : op->groups) AddRefs(*g, &child);
+      for (const auto& g : agg.groups) AddRefs(*g, &child);
       for (const auto& e : op->expressions) AddRefs(*e, &child);
       Renames below = Prune(op->children[0].get(), child);
       RenameAll(op, below);
@@ -139,8 +129,7 @@ Renames Prune(LogicalOperator* op, const Required& required) {
   // Filters, joins, orders, limits: pass through, plus their own references.
   Required req = required;
   AddAllRefs(*op, &req);
-  if (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kMark)
-    req.insert({op->mark_index, 0});
+  if (const auto* mark = plan::JoinOf(*op, JoinType::kMark)) req.insert({mark->mark_index, 0});
   Renames all;
   for (auto& c : op->children) {
     Renames below = Prune(c.get(), req);

@@ -124,10 +124,16 @@ Status FoldOperator(LogicalOpPtr* op) {
   for (auto& c : (*op)->children) QUIVER_RETURN_NOT_OK(FoldOperator(&c));
   LogicalOperator& o = **op;
   for (auto& e : o.expressions) Fold(&e);
-  for (auto& g : o.groups) Fold(&g);
-  for (auto& c : o.conditions) {
-    Fold(&c.left);
-    Fold(&c.right);
+  // Not order keys nor VALUES rows: folding those would change their
+  // EXPLAIN text for nothing.
+  if (auto* agg = o.TryAs<plan::LogicalAggregate>()) {
+    for (auto& g : agg->groups) Fold(&g);
+  }
+  if (auto* join = o.TryAs<plan::LogicalJoin>()) {
+    for (auto& c : join->conditions) {
+      Fold(&c.left);
+      Fold(&c.right);
+    }
   }
   if (o.type == LogicalOpType::kFilter) {
     std::vector<ExprPtr> kept;

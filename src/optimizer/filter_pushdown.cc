@@ -34,10 +34,7 @@ LogicalOpPtr WrapFilter(LogicalOpPtr op, std::vector<ExprPtr> filters) {
   }
   filters = std::move(unique);
   if (filters.empty()) return op;
-  auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
-  f->expressions = std::move(filters);
-  f->children.push_back(std::move(op));
-  return f;
+  return std::make_unique<LogicalFilter>(std::move(filters), std::move(op));
 }
 
 // Replaces references to a projection's outputs by the expressions.
@@ -57,7 +54,7 @@ bool InlineProjection(ExprPtr* e, const LogicalOperator& proj) {
   return ok;
 }
 
-bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
+bool InlineGroups(ExprPtr* e, const LogicalAggregate& agg) {
   bool ok = true;
   plan::VisitExpression(e, [&](ExprPtr* x) {
     const auto* ref = plan::LocalColumnRef(**x);
@@ -72,7 +69,7 @@ bool InlineGroups(ExprPtr* e, const LogicalOperator& agg) {
 }
 
 // Scan predicates from conjuncts of the form column op constant.
-void ExtractScanPredicates(LogicalOperator* get, const std::vector<ExprPtr>& filters) {
+void ExtractScanPredicates(LogicalGet* get, const std::vector<ExprPtr>& filters) {
   const auto bindings = get->GetColumnBindings();
   auto column_of = [&](const Expression& e) -> int {
     const auto* ref = plan::LocalColumnRef(e);
@@ -245,7 +242,8 @@ class Pusher {
         std::vector<ExprPtr> down, stay;
         for (auto& f : filters) {
           ExprPtr copy = f->Copy();
-          if (!op->groups.empty() && !HasVolatileOrSubquery(*f) && InlineGroups(&copy, *op)) {
+          const auto& agg = op->As<LogicalAggregate>();
+          if (!agg.groups.empty() && !HasVolatileOrSubquery(*f) && InlineGroups(&copy, agg)) {
             down.push_back(std::move(copy));
           } else {
             stay.push_back(std::move(f));
@@ -254,15 +252,17 @@ class Pusher {
         QUIVER_ASSIGN_OR_RAISE(op->children[0], Push(std::move(op->children[0]), std::move(down)));
         return WrapFilter(std::move(op), std::move(stay));
       }
-      case LogicalOpType::kCrossProduct:
-        op->type = LogicalOpType::kJoin;
-        op->join_type = JoinType::kInner;
-        return PushJoin(std::move(op), std::move(filters));
+      case LogicalOpType::kCrossProduct: {
+        auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
+        join->TakeSharedFrom(*op);
+        return PushJoin(std::move(join), std::move(filters));
+      }
       case LogicalOpType::kJoin:
         return PushJoin(std::move(op), std::move(filters));
       case LogicalOpType::kGet: {
-        op->scan_predicates.clear();  // re-derived from the filters every pass
-        ExtractScanPredicates(op.get(), filters);
+        auto& get = op->As<LogicalGet>();
+        get.scan_predicates.clear();  // re-derived from the filters every pass
+        ExtractScanPredicates(&get, filters);
         return WrapFilter(std::move(op), std::move(filters));
       }
       default:
@@ -280,16 +280,17 @@ class Pusher {
     const auto lb = op->children[0]->GetColumnBindings();
     const auto rb = op->children[1]->GetColumnBindings();
     std::vector<ExprPtr> left, right, stay;
-    const JoinType type = op->join_type;
+    auto& join = op->As<LogicalJoin>();
+    const JoinType type = join.join_type;
     if (type == JoinType::kInner) {
       // ON predicates and WHERE conjuncts are interchangeable here.
       for (auto& e : op->expressions) filters.push_back(std::move(e));
       op->expressions.clear();
-      for (auto& c : op->conditions) {
+      for (auto& c : join.conditions) {
         QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
         filters.push_back(std::move(cmp));
       }
-      op->conditions.clear();
+      join.conditions.clear();
       for (auto& f : filters) {
         std::vector<ExprPtr> split, parts;
         plan::SplitConjunction(std::move(f), &split);
@@ -306,12 +307,15 @@ class Pusher {
           } else {
             if (ExprPtr l = ImpliedFor(*p, lb)) left.push_back(std::move(l));
             if (ExprPtr r = ImpliedFor(*p, rb)) right.push_back(std::move(r));
-            AddJoinPredicate(op.get(), std::move(p), lb, rb);
+            AddJoinPredicate(&join, std::move(p), lb, rb);
           }
         }
       }
-      if (op->conditions.empty() && op->expressions.empty())
-        op->type = LogicalOpType::kCrossProduct;
+      if (join.conditions.empty() && op->expressions.empty()) {
+        auto cross = std::make_unique<LogicalCrossProduct>();
+        cross->TakeSharedFrom(*op);
+        op = std::move(cross);  // `join` is gone from here on
+      }
     } else {
       // Filters above an outer/semi/anti/mark join: only left-only ones move.
       for (auto& f : filters) {
@@ -334,7 +338,7 @@ class Pusher {
       op->expressions = std::move(keep);
       if (type != JoinType::kMark) {
         std::vector<plan::JoinCondition> conds;
-        for (auto& c : op->conditions) {
+        for (auto& c : join.conditions) {
           // A condition comparing right-only expressions is a right filter.
           if (ReferencesOnly(*c.left, rb) && ReferencesOnly(*c.right, rb) &&
               !ReferencesOnly(*c.left, lb)) {
@@ -344,7 +348,7 @@ class Pusher {
           }
           conds.push_back(std::move(c));
         }
-        op->conditions = std::move(conds);
+        join.conditions = std::move(conds);
       }
     }
     QUIVER_ASSIGN_OR_RAISE(op->children[0], Push(std::move(op->children[0]), std::move(left)));

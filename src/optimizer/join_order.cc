@@ -65,18 +65,19 @@ double Selectivity(const Expression& e) {
 // Rows the base table(s) under `op` would give without any filter.
 double UnfilteredRows(const LogicalOperator& op) {
   switch (op.type) {
-    case LogicalOpType::kGet:
-      return op.table ? std::max<double>(1, static_cast<double>(op.table->EstimatedRows() >= 0
-                                                                    ? op.table->EstimatedRows()
-                                                                    : 1000))
-                      : 1000;
+    case LogicalOpType::kGet: {
+      const auto& table = op.As<LogicalGet>().table;
+      return table ? std::max<double>(
+                         1, static_cast<double>(table->EstimatedRows() >= 0 ? table->EstimatedRows()
+                                                                            : 1000))
+                   : 1000;
+    }
     case LogicalOpType::kFilter:
     case LogicalOpType::kProjection:
       return UnfilteredRows(*op.children[0]);
     case LogicalOpType::kJoin:
       // Semi and anti joins filter their left input.
-      if (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti)
-        return UnfilteredRows(*op.children[0]);
+      if (op.As<LogicalJoin>().IsSemiOrAnti()) return UnfilteredRows(*op.children[0]);
       return op.estimated_rows;
     default:
       return op.estimated_rows;
@@ -97,7 +98,7 @@ void EstimateCardinalities(LogicalOperator* op) {
       est = 1;
       break;
     case LogicalOpType::kValues:
-      est = static_cast<double>(op->rows.size());
+      est = static_cast<double>(op->As<plan::LogicalValues>().rows.size());
       break;
     case LogicalOpType::kEmpty:
       est = 0;
@@ -113,21 +114,25 @@ void EstimateCardinalities(LogicalOperator* op) {
       est = child(0);
       break;
     case LogicalOpType::kAggregate:
-      est = op->groups.empty() ? 1 : std::max(1.0, child(0) / 10);
+      est = op->As<LogicalAggregate>().groups.empty() ? 1 : std::max(1.0, child(0) / 10);
       break;
     case LogicalOpType::kDistinct:
       est = std::max(1.0, child(0) / 2);
       break;
     case LogicalOpType::kLimit:
-    case LogicalOpType::kTopN:
-      est = op->limit >= 0 ? std::min(child(0), static_cast<double>(op->limit)) : child(0);
+    case LogicalOpType::kTopN: {
+      const int64_t limit = op->type == LogicalOpType::kLimit ? op->As<plan::LogicalLimit>().limit
+                                                              : op->As<plan::LogicalTopN>().limit;
+      est = limit >= 0 ? std::min(child(0), static_cast<double>(limit)) : child(0);
       break;
+    }
     case LogicalOpType::kCrossProduct:
       est = child(0) * child(1);
       break;
     case LogicalOpType::kJoin: {
       const double l = child(0), r = child(1);
-      switch (op->join_type) {
+      const auto& join = op->As<LogicalJoin>();
+      switch (join.join_type) {
         case JoinType::kSemi:
           // At most half; at most the build side's rows when the probe key
           // is a key of the left side (IN over a key column).
@@ -144,7 +149,7 @@ void EstimateCardinalities(LogicalOperator* op) {
           est = std::max(l, std::min(l * r, std::max(l, r)));
           break;
         default: {
-          if (op->conditions.empty()) {
+          if (join.conditions.empty()) {
             est = l * r * 0.5;
           } else {
             // Foreign key into the (filtered) smaller side.
@@ -184,8 +189,8 @@ struct Predicate {
 
 // Flattens an inner-join region into relations and predicates.
 Status Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predicate>* preds) {
-  const bool inner = op->type == LogicalOpType::kCrossProduct ||
-                     (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kInner);
+  const bool inner =
+      op->type == LogicalOpType::kCrossProduct || plan::JoinOf(*op, JoinType::kInner) != nullptr;
   if (!inner) {
     Relation r;
     r.bindings = op->GetColumnBindings();
@@ -195,9 +200,11 @@ Status Flatten(LogicalOpPtr op, std::vector<Relation>* rels, std::vector<Predica
     rels->push_back(std::move(r));
     return Status::OK();
   }
-  for (auto& c : op->conditions) {
-    QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
-    preds->push_back({std::move(cmp), false});
+  if (auto* join = op->TryAs<LogicalJoin>()) {
+    for (auto& c : join->conditions) {
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, std::move(c).ToExpression());
+      preds->push_back({std::move(cmp), false});
+    }
   }
   for (auto& e : op->expressions) preds->push_back({std::move(e), false});
   QUIVER_RETURN_NOT_OK(Flatten(std::move(op->children[0]), rels, preds));
@@ -265,8 +272,7 @@ void CollapseBranches(std::vector<Relation>& rels, std::vector<Predicate>& preds
       }
       if (!equi) continue;
       // parent ⋈ leaf, the leaf built.
-      auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-      join->join_type = JoinType::kInner;
+      auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
       std::vector<ColumnBinding> both = rels[parent].bindings;
       both.insert(both.end(), rels[leaf].bindings.begin(), rels[leaf].bindings.end());
       for (auto& p : preds) {
@@ -333,8 +339,7 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
     }
     Relation& r = rels[static_cast<size_t>(best)];
     done[static_cast<size_t>(best)] = true;
-    auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-    join->join_type = JoinType::kInner;
+    auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
     std::vector<ColumnBinding> both = have;
     both.insert(both.end(), r.bindings.begin(), r.bindings.end());
     for (auto& p : preds) {
@@ -342,12 +347,16 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
       p.used = true;
       AddJoinPredicate(join.get(), std::move(p.expr), have, r.bindings);
     }
-    if (cross && join->conditions.empty() && join->expressions.empty())
-      join->type = LogicalOpType::kCrossProduct;
-    join->children.push_back(std::move(plan));
-    join->children.push_back(std::move(r.op));
-    join->estimated_rows = best_rows;
-    plan = std::move(join);
+    LogicalOpPtr node;
+    if (cross && join->conditions.empty() && join->expressions.empty()) {
+      node = std::make_unique<LogicalCrossProduct>();
+    } else {
+      node = std::move(join);
+    }
+    node->children.push_back(std::move(plan));
+    node->children.push_back(std::move(r.op));
+    node->estimated_rows = best_rows;
+    plan = std::move(node);
     have = std::move(both);
     rows = std::max(1.0, best_rows);
   }
@@ -357,17 +366,14 @@ LogicalOpPtr BuildRegion(std::vector<Relation> rels, std::vector<Predicate> pred
     if (!p.used) rest.push_back(std::move(p.expr));
   }
   if (!rest.empty()) {
-    auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
-    f->expressions = std::move(rest);
-    f->children.push_back(std::move(plan));
-    plan = std::move(f);
+    plan = std::make_unique<LogicalFilter>(std::move(rest), std::move(plan));
   }
   return plan;
 }
 
 Result<LogicalOpPtr> Reorder(LogicalOpPtr op) {
-  const bool inner = op->type == LogicalOpType::kCrossProduct ||
-                     (op->type == LogicalOpType::kJoin && op->join_type == JoinType::kInner);
+  const bool inner =
+      op->type == LogicalOpType::kCrossProduct || plan::JoinOf(*op, JoinType::kInner) != nullptr;
   if (!inner) {
     for (auto& c : op->children) {
       QUIVER_ASSIGN_OR_RAISE(c, Reorder(std::move(c)));

@@ -18,16 +18,7 @@ void CountRefs(const LogicalOperator& op, std::map<ColumnBinding, int>* counts) 
       if (const auto* ref = plan::LocalColumnRef(x)) (*counts)[ref->binding]++;
     });
   };
-  for (const auto& e : op.expressions) visit(*e);
-  for (const auto& g : op.groups) visit(*g);
-  for (const auto& c : op.conditions) {
-    visit(*c.left);
-    visit(*c.right);
-  }
-  for (const auto& o : op.orders) visit(*o.expr);
-  for (const auto& r : op.rows) {
-    for (const auto& e : r) visit(*e);
-  }
+  op.ForEachExpression(visit);
   for (const auto& c : op.children) CountRefs(*c, counts);
 }
 
@@ -35,8 +26,9 @@ void Rewrite(LogicalOpPtr* op, const std::map<ColumnBinding, int>& counts) {
   for (auto& c : (*op)->children) Rewrite(&c, counts);
   LogicalOperator& f = **op;
   if (f.type != LogicalOpType::kFilter) return;
-  LogicalOperator& j = *f.children[0];
-  if (j.type != LogicalOpType::kJoin || j.join_type != JoinType::kMark) return;
+  auto* mark_join = f.children[0]->TryAs<plan::LogicalJoin>();
+  if (mark_join == nullptr || mark_join->join_type != JoinType::kMark) return;
+  plan::LogicalJoin& j = *mark_join;
   const ColumnBinding mark{j.mark_index, 0};
   auto it = counts.find(mark);
   if (it == counts.end() || it->second != 1) return;

@@ -26,8 +26,7 @@ ExprPtr MakeConjunction(std::vector<ExprPtr> conjuncts) {
   return plan::MakeAnd(std::move(conjuncts));
 }
 
-void AddJoinPredicate(plan::LogicalOperator* join, ExprPtr p,
-                      const std::vector<ColumnBinding>& left,
+void AddJoinPredicate(plan::LogicalJoin* join, ExprPtr p, const std::vector<ColumnBinding>& left,
                       const std::vector<ColumnBinding>& right) {
   if (p->type == plan::ExprType::kFunction && p->children.size() == 2) {
     const std::string name = p->As<plan::FunctionExpression>().name();

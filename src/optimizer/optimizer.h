@@ -38,9 +38,15 @@ using plan::Expression;
 using plan::ExprPtr;
 using plan::ExprType;
 using plan::JoinType;
+using plan::LogicalAggregate;
+using plan::LogicalCrossProduct;
+using plan::LogicalFilter;
+using plan::LogicalGet;
+using plan::LogicalJoin;
 using plan::LogicalOperator;
 using plan::LogicalOpPtr;
 using plan::LogicalOpType;
+using plan::LogicalProjection;
 
 struct OptimizerOptions {
   std::vector<std::string> disabled;  // rule names (RuleNames()); an unknown name is an error
@@ -73,7 +79,7 @@ plan::ExprPtr MakeConjunction(std::vector<plan::ExprPtr> conjuncts);
 // its inputs' bindings): an equality (= or IS NOT DISTINCT FROM) of a
 // left-only and a right-only expression becomes a join condition (a hash
 // key), anything else a residual predicate.
-void AddJoinPredicate(plan::LogicalOperator* join, plan::ExprPtr p,
+void AddJoinPredicate(plan::LogicalJoin* join, plan::ExprPtr p,
                       const std::vector<plan::ColumnBinding>& left,
                       const std::vector<plan::ColumnBinding>& right);
 

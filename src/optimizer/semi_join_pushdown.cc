@@ -21,12 +21,12 @@ namespace quiver::optimizer {
 namespace {
 
 bool IsSemiOrAnti(const LogicalOperator& op) {
-  return op.type == LogicalOpType::kJoin &&
-         (op.join_type == JoinType::kSemi || op.join_type == JoinType::kAnti);
+  const auto* join = op.TryAs<LogicalJoin>();
+  return join != nullptr && join->IsSemiOrAnti();
 }
 
 // Whether every left-side reference of `semi` is among `side`'s bindings.
-bool LeftSideWithin(const LogicalOperator& semi, const std::vector<ColumnBinding>& side) {
+bool LeftSideWithin(const LogicalJoin& semi, const std::vector<ColumnBinding>& side) {
   const std::vector<ColumnBinding> right = semi.children[1]->GetColumnBindings();
   std::vector<ColumnBinding> both = side;
   both.insert(both.end(), right.begin(), right.end());
@@ -53,9 +53,9 @@ LogicalOpPtr Sink(LogicalOpPtr semi) {
       candidates = {0, 1};
       break;
     case LogicalOpType::kJoin:
-      if (below.join_type == JoinType::kInner) {
+      if (below.As<LogicalJoin>().join_type == JoinType::kInner) {
         candidates = {0, 1};
-      } else if (below.join_type != JoinType::kSingle) {
+      } else if (below.As<LogicalJoin>().join_type != JoinType::kSingle) {
         candidates = {0};  // left, semi, anti, mark: only the preserved side
       }
       break;
@@ -64,9 +64,10 @@ LogicalOpPtr Sink(LogicalOpPtr semi) {
   }
   const double build_rows = semi->children[1]->estimated_rows;
   for (size_t idx : candidates) {
-    if (!LeftSideWithin(*semi, below.children[idx]->GetColumnBindings())) continue;
+    if (!LeftSideWithin(semi->As<LogicalJoin>(), below.children[idx]->GetColumnBindings()))
+      continue;
     const double target_rows = below.children[idx]->estimated_rows;
-    if (semi->join_type != JoinType::kSemi || build_rows < 0 || target_rows < 0 ||
+    if (semi->As<LogicalJoin>().join_type != JoinType::kSemi || build_rows < 0 || target_rows < 0 ||
         build_rows * 4 > target_rows) {
       continue;
     }

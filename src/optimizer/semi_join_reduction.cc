@@ -88,8 +88,9 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
       }
       return;
     case LogicalOpType::kJoin: {
+      const auto& join = op.As<LogicalJoin>();
       const bool in_left = Outputs(*op.children[0], b);
-      const bool inner = op.join_type == JoinType::kInner;
+      const bool inner = join.join_type == JoinType::kInner;
       if (!in_left && !inner) return;  // only the inner join passes its right side's values through
       if (in_left) {
         FindSources(*op.children[0], b, budget, out);
@@ -98,8 +99,8 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
       }
       // Conditions carry the values over to the other side: an output row
       // of an inner or semi join satisfies left = right.
-      if (!inner && op.join_type != JoinType::kSemi) return;
-      for (const auto& c : op.conditions) {
+      if (!inner && join.join_type != JoinType::kSemi) return;
+      for (const auto& c : join.conditions) {
         if (c.op != "=" || !IsColumn(*c.left) || !IsColumn(*c.right) ||
             !SameType(*c.left, *c.right))
           continue;
@@ -115,7 +116,7 @@ void FindSources(const LogicalOperator& op, const ColumnBinding& b, int* budget,
 
 // Follows output column `b` of `op` down through projections and filters
 // to a grouped aggregate; returns it and sets `group` to the group's index.
-LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& b, int* group) {
+LogicalAggregate* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& b, int* group) {
   switch (op->type) {
     case LogicalOpType::kFilter:
       return FindGroupedAggregate(op->children[0].get(), b, group);
@@ -127,13 +128,15 @@ LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& 
       const Expression& e = *op->expressions[static_cast<size_t>(b.column)];
       return IsColumn(e) ? FindGroupedAggregate(op->children[0].get(), Col(e), group) : nullptr;
     }
-    case LogicalOpType::kAggregate:
-      if (b.table != op->group_index || b.column < 0 ||
-          static_cast<size_t>(b.column) >= op->groups.size()) {
+    case LogicalOpType::kAggregate: {
+      auto& agg = op->As<LogicalAggregate>();
+      if (b.table != agg.group_index || b.column < 0 ||
+          static_cast<size_t>(b.column) >= agg.groups.size()) {
         return nullptr;
       }
       *group = b.column;
-      return op;
+      return &agg;
+    }
     default:
       return nullptr;
   }
@@ -142,8 +145,7 @@ LogicalOperator* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding& 
 // The `left column = right column` predicates of a join (of one type):
 // its conditions, and residual predicates of that form (an outer join's ON
 // clause stays there until the physical planner).
-std::vector<std::pair<const Expression*, const Expression*>> Equalities(
-    const LogicalOperator& join) {
+std::vector<std::pair<const Expression*, const Expression*>> Equalities(const LogicalJoin& join) {
   std::vector<std::pair<const Expression*, const Expression*>> out;
   for (const auto& c : join.conditions) {
     if (c.op == "=" && IsColumn(*c.left) && IsColumn(*c.right) && SameType(*c.left, *c.right)) {
@@ -170,16 +172,17 @@ class Reducer {
 
   void Visit(LogicalOperator* op) {
     for (auto& c : op->children) Visit(c.get());
-    if (op->type != LogicalOpType::kJoin) return;
-    switch (op->join_type) {
+    auto* join = op->TryAs<LogicalJoin>();
+    if (join == nullptr) return;
+    switch (join->join_type) {
       case JoinType::kInner:
-        Reduce(op, 0);
-        Reduce(op, 1);
+        Reduce(join, 0);
+        Reduce(join, 1);
         break;
       case JoinType::kLeft:
       case JoinType::kSingle:
       case JoinType::kSemi:
-        Reduce(op, 1);
+        Reduce(join, 1);
         break;
       default:
         break;
@@ -189,15 +192,15 @@ class Reducer {
  private:
   // Reduces the aggregate below `join`'s child `side`, if there is one and
   // the other side has a small source for one of its keys.
-  void Reduce(LogicalOperator* join, size_t side) {
-    LogicalOperator* agg = nullptr;
+  void Reduce(LogicalJoin* join, size_t side) {
+    LogicalAggregate* agg = nullptr;
     const Expression* group_column = nullptr;
     std::vector<Source> sources;
     for (const auto& [left, right] : Equalities(*join)) {
       const Expression& agg_side = side == 0 ? *left : *right;
       const Expression& other_side = side == 0 ? *right : *left;
       int group = -1;
-      LogicalOperator* found =
+      LogicalAggregate* found =
           FindGroupedAggregate(join->children[side].get(), Col(agg_side), &group);
       if (found == nullptr) continue;
       const Expression& g = *found->groups[static_cast<size_t>(group)];
@@ -222,8 +225,7 @@ class Reducer {
 
     std::map<ColumnBinding, ColumnBinding> map;
     LogicalOpPtr copy = plan::CopyFresh(*best.op, state_, &map);
-    auto semi = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-    semi->join_type = JoinType::kSemi;
+    auto semi = std::make_unique<LogicalJoin>(JoinType::kSemi);
     semi->conditions.push_back(
         {plan::MakeColumnRef(Col(*group_column), group_column->return_type),
          plan::MakeColumnRef(map.at(best.binding), group_column->return_type)});

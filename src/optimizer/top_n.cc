@@ -8,15 +8,12 @@ namespace {
 
 void Rewrite(LogicalOpPtr* op) {
   for (auto& c : (*op)->children) Rewrite(&c);
-  LogicalOperator& l = **op;
-  if (l.type != LogicalOpType::kLimit || l.limit < 0) return;
-  LogicalOperator& child = *l.children[0];
-  if (child.type != LogicalOpType::kOrder) return;
-  auto top = std::make_unique<LogicalOperator>(LogicalOpType::kTopN);
-  top->orders = std::move(child.orders);
-  top->limit = l.limit;
-  top->offset = l.offset;
-  top->children.push_back(std::move(child.children[0]));
+  auto* l = (*op)->TryAs<plan::LogicalLimit>();
+  if (l == nullptr || l->limit < 0) return;
+  auto* order = l->children[0]->TryAs<plan::LogicalOrder>();
+  if (order == nullptr) return;
+  auto top = std::make_unique<plan::LogicalTopN>(std::move(order->orders), l->limit, l->offset);
+  top->children.push_back(std::move(order->children[0]));
   *op = std::move(top);
 }
 

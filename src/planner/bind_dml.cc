@@ -58,11 +58,7 @@ int FindColumn(const Schema& schema, const std::string& name) {
 }
 
 LogicalOpPtr MakeProjection(int table_index, std::vector<ExprPtr> exprs, LogicalOpPtr child) {
-  auto p = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
-  p->table_index = table_index;
-  p->expressions = std::move(exprs);
-  p->children.push_back(std::move(child));
-  return p;
+  return std::make_unique<LogicalProjection>(table_index, std::move(exprs), std::move(child));
 }
 
 }  // namespace
@@ -89,9 +85,8 @@ Result<std::shared_ptr<MemoryTable>> Binder::BindTargetTable(const std::string& 
 
 BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
                                       LogicalOpPtr rows) {
-  auto op = std::make_unique<LogicalOperator>(type);
+  auto op = std::make_unique<LogicalModifyTable>(type, std::move(table));
   op->table_index = state_->NewTableIndex();
-  op->target = std::move(table);
   op->children.push_back(std::move(rows));
   BoundQuery q;
   q.plan = std::move(op);

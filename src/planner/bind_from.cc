@@ -13,17 +13,14 @@ namespace quiver::plan {
 using sql::TableRef;
 
 Result<LogicalOpPtr> Binder::BindFrom(const std::vector<std::unique_ptr<TableRef>>& from) {
-  if (from.empty()) return std::make_unique<LogicalOperator>(LogicalOpType::kDummyScan);
+  if (from.empty()) return LogicalOpPtr(std::make_unique<LogicalDummyScan>());
   LogicalOpPtr plan;
   for (const auto& ref : from) {
     QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindTableRef(*ref));
     if (plan == nullptr) {
       plan = std::move(p);
     } else {
-      auto cross = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
-      cross->children.push_back(std::move(plan));
-      cross->children.push_back(std::move(p));
-      plan = std::move(cross);
+      plan = std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(p));
     }
   }
   return plan;
@@ -52,7 +49,7 @@ const sql::CommonTableExpr* Binder::FindCte(const std::string& name) const {
 
 Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const sql::Alias& alias,
                                      const std::string& default_name, int location) {
-  auto get = std::make_unique<LogicalOperator>(LogicalOpType::kGet);
+  auto get = std::make_unique<LogicalGet>();
   get->table_index = state_->NewTableIndex();
   get->table = table;
   const SchemaRef schema = table->schema();
@@ -77,7 +74,7 @@ Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const s
   const int64_t rows = table->EstimatedRows();
   get->estimated_rows = rows >= 0 ? static_cast<double>(rows) : -1;
   QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), location));
-  return get;
+  return LogicalOpPtr(std::move(get));
 }
 
 namespace {
@@ -362,7 +359,9 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr left, BindTableRef(*ref.left));
   const size_t left_tables = scope_.size();
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr right, BindTableRef(*ref.right));
-  auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
+  auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
+  // CROSS JOIN, or NATURAL without common columns: planned as a cross product.
+  bool cross = ref.join_kind == sql::JoinKind::kCross;
   switch (ref.join_kind) {
     case sql::JoinKind::kInner:
     case sql::JoinKind::kCross:
@@ -378,7 +377,6 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
       join->join_type = JoinType::kFull;
       break;
   }
-  if (ref.join_kind == sql::JoinKind::kCross) join->type = LogicalOpType::kCrossProduct;
   join->children.push_back(std::move(left));
   join->children.push_back(std::move(right));
 
@@ -397,7 +395,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
         }
       }
     }
-    if (using_cols.empty()) join->type = LogicalOpType::kCrossProduct;
+    if (using_cols.empty()) cross = true;
   }
   if (!using_cols.empty()) {
     for (const std::string& col : using_cols) {
@@ -455,7 +453,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
         scope_[rtab].hidden[ridx] = true;
       }
     }
-    if (join->type == LogicalOpType::kCrossProduct) join->type = LogicalOpType::kJoin;
+    cross = false;
   }
   if (ref.condition) {
     ExpressionBinder eb(this, ExpressionBinder::Clause::kJoinOn);
@@ -466,19 +464,22 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
             .WithPosition(ref.location);
       }
       // Inner join: the ON condition is a filter over the cross product.
-      LogicalOpPtr plan = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
-      plan->children = std::move(join->children);
+      LogicalOpPtr plan = std::make_unique<LogicalCrossProduct>(std::move(join->children[0]),
+                                                                std::move(join->children[1]));
       QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &plan));
-      auto filter = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
-      filter->expressions.push_back(std::move(cond));
-      filter->children.push_back(std::move(plan));
-      return LogicalOpPtr(std::move(filter));
+      std::vector<ExprPtr> conjuncts;
+      conjuncts.push_back(std::move(cond));
+      return LogicalOpPtr(std::make_unique<LogicalFilter>(std::move(conjuncts), std::move(plan)));
     }
     SplitConjunction(std::move(cond), &join->expressions);
   }
-  if (join->type == LogicalOpType::kJoin && join->conditions.empty() && join->expressions.empty() &&
-      join->join_type == JoinType::kInner) {
-    join->type = LogicalOpType::kCrossProduct;
+  const bool unconditional =
+      join->conditions.empty() && join->expressions.empty() && join->join_type == JoinType::kInner;
+  LogicalOpPtr out = std::move(join);
+  if (cross || unconditional) {
+    auto product = std::make_unique<LogicalCrossProduct>();
+    product->TakeSharedFrom(*out);
+    out = std::move(product);
   }
   if (!ref.alias.empty()) {
     // JOIN ... AS j: the join's columns under one name.
@@ -495,7 +496,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
     scope_.clear();
     QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(merged), ref.location));
   }
-  return LogicalOpPtr(std::move(join));
+  return out;
 }
 
 }  // namespace quiver::plan

@@ -26,18 +26,11 @@ Result<BoundQuery> Binder::BindQuery(const SelectNode& node) {
 namespace {
 
 LogicalOpPtr MakeProjection(int table_index, std::vector<ExprPtr> exprs, LogicalOpPtr child) {
-  auto p = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
-  p->table_index = table_index;
-  p->expressions = std::move(exprs);
-  p->children.push_back(std::move(child));
-  return p;
+  return std::make_unique<LogicalProjection>(table_index, std::move(exprs), std::move(child));
 }
 
 LogicalOpPtr MakeFilter(std::vector<ExprPtr> conjuncts, LogicalOpPtr child) {
-  auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
-  f->expressions = std::move(conjuncts);
-  f->children.push_back(std::move(child));
-  return f;
+  return std::make_unique<LogicalFilter>(std::move(conjuncts), std::move(child));
 }
 
 // A bare integer constant names a select-list position (ORDER BY 1, GROUP BY 2).
@@ -351,9 +344,7 @@ Result<LogicalOpPtr> Binder::PlanAggregation(SelectBinding* sb, LogicalOpPtr pla
   for (const auto& a : sb->aggregates) {
     if (a->HasSubquery()) return Status::Unsupported("subqueries inside aggregate arguments");
   }
-  auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
-  agg->group_index = sb->group_index;
-  agg->aggregate_index = sb->aggregate_index;
+  auto agg = std::make_unique<LogicalAggregate>(sb->group_index, sb->aggregate_index);
   agg->groups = std::move(sb->groups);
   agg->expressions = std::move(sb->aggregates);
   agg->children.push_back(std::move(plan));
@@ -390,12 +381,12 @@ Result<BoundQuery> Binder::PlanSelectOutput(const SelectNode& node, SelectBindin
 
   if (node.distinct) {
     if (!node.distinct_on.empty()) return Status::Unsupported("SELECT DISTINCT ON");
-    auto d = std::make_unique<LogicalOperator>(LogicalOpType::kDistinct);
+    auto d = std::make_unique<LogicalDistinct>();
     d->children.push_back(std::move(plan));
     plan = std::move(d);
   }
   if (!sb->order.empty()) {
-    auto o = std::make_unique<LogicalOperator>(LogicalOpType::kOrder);
+    auto o = std::make_unique<LogicalOrder>();
     for (const auto& ot : sb->order) {
       o->orders.push_back(
           {MakeColumnRef({projection_index, ot.column}, all_types[static_cast<size_t>(ot.column)]),
@@ -424,7 +415,7 @@ Result<BoundQuery> Binder::PlanSelectOutput(const SelectNode& node, SelectBindin
 // LIMIT / OFFSET over `plan` (none: `plan` unchanged).
 Result<LogicalOpPtr> Binder::BindLimit(const SelectNode& node, LogicalOpPtr plan) {
   if (!node.limit && !node.offset) return plan;
-  auto l = std::make_unique<LogicalOperator>(LogicalOpType::kLimit);
+  auto l = std::make_unique<LogicalLimit>();
   if (node.limit) {
     QUIVER_ASSIGN_OR_RAISE(l->limit, BindLimitValue(*node.limit, "LIMIT"));
   }
@@ -437,7 +428,7 @@ Result<LogicalOpPtr> Binder::BindLimit(const SelectNode& node, LogicalOpPtr plan
 }
 
 Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
-  auto values = std::make_unique<LogicalOperator>(LogicalOpType::kValues);
+  auto values = std::make_unique<LogicalValues>();
   values->table_index = state_->NewTableIndex();
   const size_t width = node.values[0].size();
   std::vector<std::vector<ExprPtr>> rows;
@@ -560,12 +551,12 @@ Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
     }
     return MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(q.plan));
   };
-  auto op = std::make_unique<LogicalOperator>(LogicalOpType::kSetOp);
+  auto op = std::make_unique<LogicalSetOp>(node.set_op == sql::SetOpKind::kUnion ? SetOpType::kUnion
+                                           : node.set_op == sql::SetOpKind::kIntersect
+                                               ? SetOpType::kIntersect
+                                               : SetOpType::kExcept,
+                                           node.set_all);
   op->table_index = state_->NewTableIndex();
-  op->setop = node.set_op == sql::SetOpKind::kUnion       ? SetOpType::kUnion
-              : node.set_op == sql::SetOpKind::kIntersect ? SetOpType::kIntersect
-                                                          : SetOpType::kExcept;
-  op->setop_all = node.set_all;
   op->types = types;
   op->children.push_back(conform(left));
   op->children.push_back(conform(right));
@@ -586,7 +577,7 @@ Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
                                std::vector<const ParsedExpr*> /*select_exprs*/) {
   const auto bindings = q->plan->GetColumnBindings();
   if (!node.order_by.empty()) {
-    auto o = std::make_unique<LogicalOperator>(LogicalOpType::kOrder);
+    auto o = std::make_unique<LogicalOrder>();
     for (const auto& item : node.order_by) {
       int64_t pos;
       int column = -1;

@@ -1,5 +1,15 @@
 // Logical plans: trees of relational operators over ColumnBindings.
 //
+// One class per kind (DuckDB's LogicalGet, LogicalJoin, ...), each holding
+// only its own fields, under a LogicalOperator base that holds what they
+// share; As<T>() / TryAs<T>() reach a kind's fields (as for expressions):
+//   kGet LogicalGet, kDummyScan LogicalDummyScan, kValues LogicalValues,
+//   kEmpty LogicalEmpty, kFilter LogicalFilter, kProjection LogicalProjection,
+//   kAggregate LogicalAggregate, kJoin LogicalJoin, kCrossProduct
+//   LogicalCrossProduct, kOrder LogicalOrder, kLimit LogicalLimit, kTopN
+//   LogicalTopN, kDistinct LogicalDistinct, kSetOp LogicalSetOp,
+//   kInsert / kUpdate / kDelete LogicalModifyTable.
+//
 // Each operator's output columns are a list of bindings (GetColumnBindings):
 //   kGet          (table_index, c) for each scanned table column c (column_ids)
 //   kDummyScan    none (one row, no columns: SELECT without FROM)
@@ -18,7 +28,9 @@
 //                 column, TRUE for the rows WHERE selects (updated / deleted).
 #pragma once
 
+#include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,68 +106,323 @@ struct OrderSpec {
 struct LogicalOperator;
 using LogicalOpPtr = std::unique_ptr<LogicalOperator>;
 
+// What every kind has: its kind, inputs, the expressions most kinds carry,
+// its output table index and a cardinality estimate. The fields of one kind
+// live in that kind's class below (DuckDB's LogicalGet, LogicalJoin, ...);
+// As<T>() reaches them once `type` says which (checked in debug builds).
+// A rule that changes a node's kind builds a node of the new class and
+// moves the shared fields over (TakeSharedFrom).
 struct LogicalOperator {
-  LogicalOpType type;
+  const LogicalOpType type;
   std::vector<LogicalOpPtr> children;
   // kFilter: conjuncts; kProjection: outputs; kAggregate: aggregates;
   // kJoin: residual predicates over both sides; kDistinct: DISTINCT ON keys
-  // (empty = all columns); kValues: unused.
+  // (empty = all columns); other kinds: unused.
   std::vector<ExprPtr> expressions;
+  // The table index of the output bindings (kGet, kValues, kEmpty,
+  // kProjection, kSetOp, kInsert/kUpdate/kDelete).
   int table_index = -1;
+  double estimated_rows = -1;
 
-  // kGet
+  virtual ~LogicalOperator() = default;
+  LogicalOperator(const LogicalOperator&) = delete;
+  LogicalOperator& operator=(const LogicalOperator&) = delete;
+
+  template <typename T>
+  T& As() {
+    assert(T::IsKind(type));
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    assert(T::IsKind(type));
+    return static_cast<const T&>(*this);
+  }
+  template <typename T>
+  bool Is() const {
+    return T::IsKind(type);
+  }
+  // This operator as a T, or null when it is of another kind.
+  template <typename T>
+  T* TryAs() {
+    return T::IsKind(type) ? static_cast<T*>(this) : nullptr;
+  }
+  template <typename T>
+  const T* TryAs() const {
+    return T::IsKind(type) ? static_cast<const T*>(this) : nullptr;
+  }
+
+  virtual std::vector<ColumnBinding> GetColumnBindings() const = 0;
+  virtual std::vector<TypeRef> GetTypes() const = 0;
+  // Indented tree for EXPLAIN (logical form).
+  std::string ToString(int indent = 0) const;
+  // A deep copy (children, expressions and all).
+  LogicalOpPtr Copy() const;
+
+  // Every expression slot of this node (not its children's): `expressions`,
+  // then its kind's own (aggregate groups, both sides of join conditions,
+  // order keys, VALUES rows), for code that reads or rewrites them all.
+  void VisitExpressions(const std::function<void(ExprPtr*)>& f);
+  void ForEachExpression(const std::function<void(const Expression&)>& f) const;
+
+  // Moves `from`'s children and expressions into this node and takes its
+  // table index and estimate (a rule replacing a node by one of another kind).
+  void TakeSharedFrom(LogicalOperator& from);
+
+ protected:
+  explicit LogicalOperator(LogicalOpType t) : type(t) {}
+  // This node's EXPLAIN line, without the estimate.
+  virtual std::string NodeString() const = 0;
+  // The node with this kind's fields, without the shared ones (which Copy adds).
+  virtual LogicalOpPtr CopyNode() const = 0;
+  // This kind's own expression slots (VisitExpressions visits `expressions` first).
+  virtual void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) {}
+};
+
+// kGet: a table scan. Bindings are (table_index, c) for each read column c.
+struct LogicalGet final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kGet; }
+  LogicalGet() : LogicalOperator(LogicalOpType::kGet) {}
   std::shared_ptr<TableSource> table;
   std::string table_alias;
   std::vector<int> column_ids;                 // table columns read
   std::vector<std::string> column_names;       // names of all table columns
   std::vector<TypeRef> column_types;           // types of all table columns
   std::vector<ScanPredicate> scan_predicates;  // pushed down (hints)
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  // kValues / kEmpty
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kDummyScan: one row of no columns (SELECT without FROM).
+struct LogicalDummyScan final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kDummyScan; }
+  LogicalDummyScan() : LogicalOperator(LogicalOpType::kDummyScan) {}
+  std::vector<ColumnBinding> GetColumnBindings() const override { return {}; }
+  std::vector<TypeRef> GetTypes() const override { return {}; }
+
+ protected:
+  std::string NodeString() const override { return "DUMMY_SCAN"; }
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kValues: literal rows of `types`.
+struct LogicalValues final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kValues; }
+  LogicalValues() : LogicalOperator(LogicalOpType::kValues) {}
   std::vector<std::vector<ExprPtr>> rows;
   std::vector<TypeRef> types;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override { return types; }
 
-  // kAggregate
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+  void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kEmpty: zero rows of `types`.
+struct LogicalEmpty final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kEmpty; }
+  LogicalEmpty(int table_index, std::vector<TypeRef> types)
+      : LogicalOperator(LogicalOpType::kEmpty), types(std::move(types)) {
+    this->table_index = table_index;
+  }
+  std::vector<TypeRef> types;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override { return types; }
+
+ protected:
+  std::string NodeString() const override { return "EMPTY_RESULT"; }
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kFilter: the rows for which every conjunct in `expressions` is TRUE.
+struct LogicalFilter final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kFilter; }
+  LogicalFilter() : LogicalOperator(LogicalOpType::kFilter) {}
+  LogicalFilter(std::vector<ExprPtr> conjuncts, LogicalOpPtr child);
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kProjection: `expressions`, bound as (table_index, i).
+struct LogicalProjection final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kProjection; }
+  LogicalProjection() : LogicalOperator(LogicalOpType::kProjection) {}
+  LogicalProjection(int table_index, std::vector<ExprPtr> exprs, LogicalOpPtr child);
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kAggregate: `groups` bound as (group_index, i), then the aggregates in
+// `expressions` as (aggregate_index, j).
+struct LogicalAggregate final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kAggregate; }
+  LogicalAggregate(int group_index, int aggregate_index)
+      : LogicalOperator(LogicalOpType::kAggregate),
+        group_index(group_index),
+        aggregate_index(aggregate_index) {}
   int group_index = -1;
   int aggregate_index = -1;
   std::vector<ExprPtr> groups;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  // kJoin. For every type but kMark, a pair of rows joins when all
-  // `conditions` and all `expressions` (residual predicates over both
-  // sides) are TRUE. For kMark, `expressions` must be TRUE for a right row
-  // to count (correlation), and the one condition, if any, decides the mark
-  // three-valued (x IN / ANY / ALL semantics: TRUE if some counted row
-  // compares TRUE, else NULL if some compares NULL, else FALSE).
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+  void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kJoin. For every type but kMark, a pair of rows joins when all
+// `conditions` and all `expressions` (residual predicates over both
+// sides) are TRUE. For kMark, `expressions` must be TRUE for a right row
+// to count (correlation), and the one condition, if any, decides the mark
+// three-valued (x IN / ANY / ALL semantics: TRUE if some counted row
+// compares TRUE, else NULL if some compares NULL, else FALSE).
+struct LogicalJoin final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kJoin; }
+  explicit LogicalJoin(JoinType join_type)
+      : LogicalOperator(LogicalOpType::kJoin), join_type(join_type) {}
+  LogicalJoin(JoinType join_type, LogicalOpPtr left, LogicalOpPtr right);
   JoinType join_type = JoinType::kInner;
   std::vector<JoinCondition> conditions;
   int mark_index = -1;
   // kAnti from NOT IN: a NULL key on either side makes rows unknown (never TRUE).
   bool null_aware = false;
+  bool IsSemiOrAnti() const { return join_type == JoinType::kSemi || join_type == JoinType::kAnti; }
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  // kOrder / kTopN
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+  void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kJoin of `type` if `op` is one, else null: the question join rules ask.
+inline const LogicalJoin* JoinOf(const LogicalOperator& op, JoinType type) {
+  const auto* j = op.TryAs<LogicalJoin>();
+  return j != nullptr && j->join_type == type ? j : nullptr;
+}
+
+// kCrossProduct: every pair of the children's rows.
+struct LogicalCrossProduct final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kCrossProduct; }
+  LogicalCrossProduct() : LogicalOperator(LogicalOpType::kCrossProduct) {}
+  LogicalCrossProduct(LogicalOpPtr left, LogicalOpPtr right);
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override { return "CROSS_PRODUCT"; }
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kOrder: the child's rows sorted by `orders`.
+struct LogicalOrder final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kOrder; }
+  LogicalOrder() : LogicalOperator(LogicalOpType::kOrder) {}
   std::vector<OrderSpec> orders;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  // kLimit / kTopN
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+  void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kLimit: `limit` rows (-1: all) after skipping `offset`.
+struct LogicalLimit final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kLimit; }
+  LogicalLimit() : LogicalOperator(LogicalOpType::kLimit) {}
   int64_t limit = -1;  // -1: none
   int64_t offset = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  // kSetOp
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kTopN: kOrder then kLimit in one (the top_n rule builds it).
+struct LogicalTopN final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kTopN; }
+  LogicalTopN(std::vector<OrderSpec> orders, int64_t limit, int64_t offset)
+      : LogicalOperator(LogicalOpType::kTopN),
+        orders(std::move(orders)),
+        limit(limit),
+        offset(offset) {}
+  std::vector<OrderSpec> orders;
+  int64_t limit = -1;
+  int64_t offset = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+  void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kDistinct: distinct rows, or with `expressions` the first row per
+// DISTINCT ON key.
+struct LogicalDistinct final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kDistinct; }
+  LogicalDistinct() : LogicalOperator(LogicalOpType::kDistinct) {}
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override { return "DISTINCT"; }
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kSetOp: UNION / INTERSECT / EXCEPT [ALL] of two children of `types`.
+struct LogicalSetOp final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kSetOp; }
+  LogicalSetOp(SetOpType setop, bool all)
+      : LogicalOperator(LogicalOpType::kSetOp), setop(setop), setop_all(all) {}
   SetOpType setop = SetOpType::kUnion;
   bool setop_all = false;
+  std::vector<TypeRef> types;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override { return types; }
 
-  // kInsert / kUpdate / kDelete: the table written (a CREATE TABLE AS
-  // target is not in the catalog yet).
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
+};
+
+// kInsert, kUpdate, kDelete: they share every field, so one class.
+struct LogicalModifyTable final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return IsDataModification(t); }
+  LogicalModifyTable(LogicalOpType type, std::shared_ptr<MemoryTable> target)
+      : LogicalOperator(type), target(std::move(target)) {
+    assert(IsKind(type));
+  }
+  // The table written (a CREATE TABLE AS target is not in the catalog yet).
   std::shared_ptr<MemoryTable> target;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
 
-  double estimated_rows = -1;
-
-  explicit LogicalOperator(LogicalOpType t) : type(t) {}
-
-  std::vector<ColumnBinding> GetColumnBindings() const;
-  std::vector<TypeRef> GetTypes() const;
-  // Indented tree for EXPLAIN (logical form).
-  std::string ToString(int indent = 0) const;
-  LogicalOpPtr Copy() const;
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
 };
 
 // Index of `b` among `bindings`, or -1.

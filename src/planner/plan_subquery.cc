@@ -37,16 +37,7 @@ using BindingMap = std::map<ColumnBinding, ColumnBinding>;
 // --- plan utilities ------------------------------------------------------------
 
 void VisitOperatorExpressions(LogicalOperator* op, const std::function<void(ExprPtr*)>& f) {
-  for (auto& e : op->expressions) VisitExpression(&e, f);
-  for (auto& g : op->groups) VisitExpression(&g, f);
-  for (auto& c : op->conditions) {
-    VisitExpression(&c.left, f);
-    VisitExpression(&c.right, f);
-  }
-  for (auto& o : op->orders) VisitExpression(&o.expr, f);
-  for (auto& r : op->rows) {
-    for (auto& e : r) VisitExpression(&e, f);
-  }
+  op->VisitExpressions([&](ExprPtr* e) { VisitExpression(e, f); });
 }
 
 void VisitPlanExpressions(LogicalOperator* op, const std::function<void(ExprPtr*)>& f) {
@@ -82,19 +73,23 @@ void Rebind(ExprPtr* expr, const BindingMap& map, int depth = 0) {
   });
 }
 
-LogicalOpPtr MakeJoin(JoinType type, LogicalOpPtr left, LogicalOpPtr right) {
-  auto j = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-  j->join_type = type;
-  j->children.push_back(std::move(left));
-  j->children.push_back(std::move(right));
-  return j;
+std::unique_ptr<LogicalJoin> MakeJoin(JoinType type, LogicalOpPtr left, LogicalOpPtr right) {
+  return std::make_unique<LogicalJoin>(type, std::move(left), std::move(right));
 }
 
 LogicalOpPtr MakeCross(LogicalOpPtr left, LogicalOpPtr right) {
-  auto j = std::make_unique<LogicalOperator>(LogicalOpType::kCrossProduct);
-  j->children.push_back(std::move(left));
-  j->children.push_back(std::move(right));
-  return j;
+  return std::make_unique<LogicalCrossProduct>(std::move(left), std::move(right));
+}
+
+// `*op` as a join that can take conditions: a cross product becomes an
+// inner join.
+LogicalJoin* AsInnerJoin(LogicalOpPtr* op) {
+  if ((*op)->type == LogicalOpType::kCrossProduct) {
+    auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
+    join->TakeSharedFrom(**op);
+    *op = std::move(join);
+  }
+  return &(*op)->As<LogicalJoin>();
 }
 
 std::string NegateComparison(const std::string& op) {
@@ -205,17 +200,18 @@ class DependentJoinPusher {
 
   // The carried columns become extra group keys.
   Result<Pushed> PushAggregate(LogicalOpPtr op) {
-    const bool ungrouped = op->groups.empty();
+    auto& agg = op->As<LogicalAggregate>();
+    const bool ungrouped = agg.groups.empty();
     QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
     op->children[0] = std::move(child.op);
     for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
-    for (auto& g : op->groups) Decorrelate(&g, child.carried, child.remap);
+    for (auto& g : agg.groups) Decorrelate(&g, child.carried, child.remap);
     Pushed out;
-    const size_t first = op->groups.size();
+    const size_t first = agg.groups.size();
     for (size_t i = 0; i < child.carried.size(); ++i) {
-      op->groups.push_back(
+      agg.groups.push_back(
           MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
-      out.carried.push_back({op->group_index, static_cast<int>(first + i)});
+      out.carried.push_back({agg.group_index, static_cast<int>(first + i)});
     }
     if (!ungrouped) {
       out.op = std::move(op);
@@ -231,7 +227,7 @@ class DependentJoinPusher {
     BindingMap m;
     LogicalOpPtr d = CopyFresh(*corr_.delim, state_, &m);
     const auto d_cols = d->GetColumnBindings();
-    const int agg_index = op->aggregate_index;
+    const int agg_index = op->As<LogicalAggregate>().aggregate_index;
     std::vector<const AggregateFunction*> functions;
     std::vector<TypeRef> agg_types;
     for (const auto& a : op->expressions) {
@@ -240,7 +236,7 @@ class DependentJoinPusher {
     }
     auto join = MakeJoin(JoinType::kLeft, std::move(d), std::move(op));
     AddCarriedEqualities(join.get(), d_cols, out.carried);
-    auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+    auto proj = std::make_unique<LogicalProjection>();
     proj->table_index = state_->NewTableIndex();
     for (size_t j = 0; j < functions.size(); ++j) {
       ExprPtr ref = MakeColumnRef({agg_index, static_cast<int>(j)}, agg_types[j]);
@@ -283,8 +279,10 @@ class DependentJoinPusher {
   Result<Pushed> PushJoin(LogicalOpPtr op) {
     const bool left_corr = HasCorrelation(op->children[0].get());
     const bool right_corr = HasCorrelation(op->children[1].get());
-    if (op->type == LogicalOpType::kJoin &&
-        (op->join_type == JoinType::kRight || op->join_type == JoinType::kFull) && right_corr) {
+    // A cross product reads as an inner join without conditions.
+    const JoinType join_type =
+        op->Is<LogicalJoin>() ? op->As<LogicalJoin>().join_type : JoinType::kInner;
+    if ((join_type == JoinType::kRight || join_type == JoinType::kFull) && right_corr) {
       return Status::Unsupported("correlated subquery inside a RIGHT/FULL join");
     }
     Pushed out;
@@ -302,31 +300,26 @@ class DependentJoinPusher {
         // Only the right side was correlated: for inner/cross joins its
         // columns serve; semi/anti/mark joins hide the right side, so D
         // must come in on the left as well.
-        const bool right_visible =
-            op->type == LogicalOpType::kCrossProduct || op->join_type == JoinType::kInner ||
-            op->join_type == JoinType::kLeft || op->join_type == JoinType::kSingle;
-        if (right_visible && op->join_type != JoinType::kLeft &&
-            op->join_type != JoinType::kSingle) {
+        const bool right_visible = join_type == JoinType::kInner || join_type == JoinType::kLeft ||
+                                   join_type == JoinType::kSingle;
+        if (right_visible && join_type != JoinType::kLeft && join_type != JoinType::kSingle) {
           out.carried = r.carried;
         } else {
           QUIVER_ASSIGN_OR_RAISE(Pushed l, Push(std::move(op->children[0])));
           op->children[0] = std::move(l.op);
           out.carried = l.carried;
           for (const auto& [k, v] : l.remap) out.remap[k] = v;
-          if (op->type == LogicalOpType::kCrossProduct) op->type = LogicalOpType::kJoin;
-          AddCarriedEqualities(op.get(), out.carried, r.carried);
+          AddCarriedEqualities(AsInnerJoin(&op), out.carried, r.carried);
         }
       } else {
-        if (op->type == LogicalOpType::kCrossProduct) {
-          op->type = LogicalOpType::kJoin;
-          op->join_type = JoinType::kInner;
-        }
-        AddCarriedEqualities(op.get(), out.carried, r.carried);
+        AddCarriedEqualities(AsInnerJoin(&op), out.carried, r.carried);
       }
     }
-    for (auto& c : op->conditions) {
-      Decorrelate(&c.left, out.carried, out.remap);
-      Decorrelate(&c.right, out.carried, out.remap);
+    if (auto* join = op->TryAs<LogicalJoin>()) {
+      for (auto& c : join->conditions) {
+        Decorrelate(&c.left, out.carried, out.remap);
+        Decorrelate(&c.right, out.carried, out.remap);
+      }
     }
     for (auto& e : op->expressions) Decorrelate(&e, out.carried, out.remap);
     out.op = std::move(op);
@@ -340,11 +333,11 @@ class DependentJoinPusher {
     // Both sides must end in projections that list the carried columns
     // last; wrap each side to add them.
     auto extend = [&](Pushed& side) {
-      auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+      auto proj = std::make_unique<LogicalProjection>();
       proj->table_index = state_->NewTableIndex();
       const auto b = side.op->GetColumnBindings();
       const auto t = side.op->GetTypes();
-      for (size_t i = 0; i < op->types.size(); ++i)
+      for (size_t i = 0; i < op->As<LogicalSetOp>().types.size(); ++i)
         proj->expressions.push_back(MakeColumnRef(b[i], t[i]));
       for (size_t i = 0; i < side.carried.size(); ++i) {
         proj->expressions.push_back(MakeColumnRef(side.carried[i], corr_.columns[i].type));
@@ -356,15 +349,16 @@ class DependentJoinPusher {
     op->children[1] = extend(r);
     Pushed out;
     for (size_t i = 0; i < corr_.columns.size(); ++i) {
-      out.carried.push_back({op->table_index, static_cast<int>(op->types.size())});
-      op->types.push_back(corr_.columns[i].type);
+      auto& setop = op->As<LogicalSetOp>();
+      out.carried.push_back({op->table_index, static_cast<int>(setop.types.size())});
+      setop.types.push_back(corr_.columns[i].type);
     }
     out.op = std::move(op);
     return out;
   }
 
   // left carried column i IS NOT DISTINCT FROM right carried column i.
-  void AddCarriedEqualities(LogicalOperator* join, const std::vector<ColumnBinding>& left,
+  void AddCarriedEqualities(LogicalJoin* join, const std::vector<ColumnBinding>& left,
                             const std::vector<ColumnBinding>& right) {
     for (size_t i = 0; i < right.size(); ++i) {
       join->conditions.push_back({MakeColumnRef(left[i], corr_.columns[i].type),
@@ -384,7 +378,7 @@ class DependentJoinPusher {
 // base is correlated.
 struct SimpleShape {
   LogicalOperator* projection = nullptr;
-  LogicalOperator* aggregate = nullptr;
+  LogicalAggregate* aggregate = nullptr;
   std::vector<ExprPtr> conjuncts;
   LogicalOpPtr base;
 };
@@ -396,11 +390,12 @@ bool TakeSimpleShape(LogicalOpPtr* plan, bool allow_aggregate, SimpleShape* out)
     at = &(*at)->children[0];
   }
   if (allow_aggregate) {
-    if ((*at)->type != LogicalOpType::kAggregate || !(*at)->groups.empty()) return false;
+    auto* agg = (*at)->TryAs<LogicalAggregate>();
+    if (agg == nullptr || !agg->groups.empty()) return false;
     for (const auto& a : (*at)->expressions) {
       if (a->As<AggregateExpression>().distinct && ExprHasCorrelation(*a)) return false;
     }
-    out->aggregate = at->get();
+    out->aggregate = agg;
     at = &(*at)->children[0];
   } else {
     while ((*at)->type == LogicalOpType::kDistinct && (*at)->expressions.empty())
@@ -465,9 +460,11 @@ LogicalOpPtr CopyFresh(const LogicalOperator& op, BindState* state,
   std::function<void(LogicalOperator*)> renumber = [&](LogicalOperator* o) {
     for (auto& c : o->children) renumber(c.get());
     remap_index(&o->table_index);
-    remap_index(&o->group_index);
-    remap_index(&o->aggregate_index);
-    remap_index(&o->mark_index);
+    if (auto* agg = o->TryAs<LogicalAggregate>()) {
+      remap_index(&agg->group_index);
+      remap_index(&agg->aggregate_index);
+    }
+    if (auto* join = o->TryAs<LogicalJoin>()) remap_index(&join->mark_index);
   };
   renumber(copy.get());
   std::function<void(LogicalOperator*)> fix = [&](LogicalOperator* o) {
@@ -536,9 +533,8 @@ class SubqueryPlanner {
     const auto sub_out = sub.plan->GetColumnBindings();
     switch (sub.kind) {
       case sql::SubqueryKind::kScalar: {
-        auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
-        agg->group_index = state_->NewTableIndex();
-        agg->aggregate_index = state_->NewTableIndex();
+        const int group_index = state_->NewTableIndex();
+        auto agg = std::make_unique<LogicalAggregate>(group_index, state_->NewTableIndex());
         QUIVER_ASSIGN_OR_RAISE(BoundAggregate single, FunctionRegistry::Get().ResolveAggregate(
                                                           "__single_value", {{sub.type, false}}));
         auto a = std::make_unique<AggregateExpression>(single.function, single.return_type);
@@ -619,16 +615,12 @@ class SubqueryPlanner {
     }
     LogicalOpPtr base = std::move(shape.base);
     if (!local.empty()) {
-      auto f = std::make_unique<LogicalOperator>(LogicalOpType::kFilter);
-      f->expressions = std::move(local);
-      f->children.push_back(std::move(base));
-      base = std::move(f);
+      base = std::make_unique<LogicalFilter>(std::move(local), std::move(base));
     }
     if (!scalar) {
       // EXISTS / ANY / ALL: mark join with the correlated predicates as its
       // conditions; the tested column is the projection's expression.
-      auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-      join->join_type = JoinType::kMark;
+      auto join = std::make_unique<LogicalJoin>(JoinType::kMark);
       join->mark_index = state_->NewTableIndex();
       for (auto& c : correlated) {
         LowerDepth(&c);
@@ -668,15 +660,13 @@ class SubqueryPlanner {
       outer_keys.push_back(std::move(b));
     }
     if (inner_keys.empty()) return ExprPtr();
-    LogicalOperator* agg_template = shape.aggregate;
-    auto agg = std::make_unique<LogicalOperator>(LogicalOpType::kAggregate);
-    agg->group_index = agg_template->group_index;
-    agg->aggregate_index = agg_template->aggregate_index;
+    LogicalAggregate* agg_template = shape.aggregate;
+    auto agg = std::make_unique<LogicalAggregate>(agg_template->group_index,
+                                                  agg_template->aggregate_index);
     for (auto& a : agg_template->expressions) agg->expressions.push_back(a->Copy());
     for (auto& k : inner_keys) agg->groups.push_back(k->Copy());
     agg->children.push_back(std::move(base));
-    auto join = std::make_unique<LogicalOperator>(LogicalOpType::kJoin);
-    join->join_type = JoinType::kLeft;
+    auto join = std::make_unique<LogicalJoin>(JoinType::kLeft);
     for (size_t i = 0; i < outer_keys.size(); ++i) {
       ExprPtr group_ref =
           MakeColumnRef({agg->group_index, static_cast<int>(i)}, inner_keys[i]->return_type);
@@ -720,7 +710,7 @@ class SubqueryPlanner {
     // D = DISTINCT(correlated columns) over a copy of the outer plan.
     BindingMap m;
     LogicalOpPtr outer_copy = CopyFresh(**root, state_, &m);
-    auto proj = std::make_unique<LogicalOperator>(LogicalOpType::kProjection);
+    auto proj = std::make_unique<LogicalProjection>();
     proj->table_index = state_->NewTableIndex();
     for (const auto& c : corr.columns) {
       auto it = m.find(c.binding);
@@ -730,7 +720,7 @@ class SubqueryPlanner {
       proj->expressions.push_back(MakeColumnRef(it->second, c.type, c.name));
     }
     proj->children.push_back(std::move(outer_copy));
-    auto distinct = std::make_unique<LogicalOperator>(LogicalOpType::kDistinct);
+    auto distinct = std::make_unique<LogicalDistinct>();
     distinct->children.push_back(std::move(proj));
     corr.delim = std::move(distinct);
 

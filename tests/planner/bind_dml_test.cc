@@ -47,7 +47,7 @@ class PlannerBindDml : public ::testing::Test {
   const LogicalOperator& ExpectModification(const BoundQuery& q, LogicalOpType type,
                                             const MemoryTable* table, size_t width) {
     EXPECT_EQ(q.plan->type, type) << q.plan->ToString();
-    EXPECT_EQ(q.plan->target.get(), table);
+    EXPECT_EQ(q.plan->As<plan::LogicalModifyTable>().target.get(), table);
     EXPECT_EQ(q.types.size(), 1u);
     EXPECT_EQ(q.types[0]->id, TypeId::kInt64);  // the count
     EXPECT_EQ(q.plan->GetColumnBindings().size(), 1u);
@@ -138,7 +138,7 @@ TEST_F(PlannerBindDml, UpdateIsACaseOverTheScan) {
   EXPECT_EQ(below.expressions.at(static_cast<size_t>(ref.column))->type, ExprType::kCoalesce)
       << q->plan->ToString();
   EXPECT_EQ(below.children[0]->type, LogicalOpType::kGet);
-  EXPECT_EQ(below.children[0]->column_ids.size(), 3u);
+  EXPECT_EQ(below.children[0]->As<plan::LogicalGet>().column_ids.size(), 3u);
 }
 
 TEST_F(PlannerBindDml, UpdateWithoutWhereAssignsEveryRow) {

@@ -8,7 +8,7 @@ namespace quiver::exec::internal {
 
 using plan::Expression;
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalAggregate& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   const auto bindings = op.children[0]->GetColumnBindings();
   // Columns the aggregate reads: groups, then each aggregate's arguments and filter.
@@ -47,7 +47,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalOp
   return PhysicalOpPtr(std::move(agg));
 }
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDistinct(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDistinct(const plan::LogicalDistinct& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   if (!op.expressions.empty()) return Status::Unsupported("DISTINCT ON");
   std::vector<int> groups;

@@ -48,7 +48,7 @@ int ConjunctCost(const Expression& e) {
 
 }  // namespace
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanFilter(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanFilter(const plan::LogicalFilter& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   const auto bindings = op.children[0]->GetColumnBindings();
   std::vector<ExprPtr> conjuncts;

@@ -33,27 +33,30 @@ class PhysicalPlanGenerator {
   // Dispatches on the operator's kind (physical_planner.cc).
   Result<PhysicalOpPtr> PlanOperator(const plan::LogicalOperator& op);
   // plan_get.cc
-  Result<PhysicalOpPtr> PlanGet(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanGet(const plan::LogicalGet& op);
   // plan_values.cc: VALUES, DUMMY_SCAN, EMPTY_RESULT
-  Result<PhysicalOpPtr> PlanValues(const plan::LogicalOperator& op);
-  Result<PhysicalOpPtr> PlanDummyScan(const plan::LogicalOperator& op);
-  Result<PhysicalOpPtr> PlanEmpty(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanValues(const plan::LogicalValues& op);
+  Result<PhysicalOpPtr> PlanDummyScan(const plan::LogicalDummyScan& op);
+  Result<PhysicalOpPtr> PlanEmpty(const plan::LogicalEmpty& op);
   // plan_filter.cc
-  Result<PhysicalOpPtr> PlanFilter(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanFilter(const plan::LogicalFilter& op);
   // plan_projection.cc
-  Result<PhysicalOpPtr> PlanProjection(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanProjection(const plan::LogicalProjection& op);
   // plan_aggregate.cc: GROUP BY and DISTINCT
-  Result<PhysicalOpPtr> PlanAggregate(const plan::LogicalOperator& op);
-  Result<PhysicalOpPtr> PlanDistinct(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanAggregate(const plan::LogicalAggregate& op);
+  Result<PhysicalOpPtr> PlanDistinct(const plan::LogicalDistinct& op);
   // plan_join.cc (runtime filters: plan_runtime_filter.cc)
   Result<PhysicalOpPtr> PlanJoin(const plan::LogicalOperator& op);
   // plan_order.cc: ORDER BY, TOP_N, LIMIT
-  Result<PhysicalOpPtr> PlanOrder(const plan::LogicalOperator& op, int64_t limit, int64_t offset);
-  Result<PhysicalOpPtr> PlanLimit(const plan::LogicalOperator& op);
+  // `op`: the kOrder or kTopN node; `orders` its keys.
+  Result<PhysicalOpPtr> PlanOrder(const plan::LogicalOperator& op,
+                                  const std::vector<plan::OrderSpec>& orders, int64_t limit,
+                                  int64_t offset);
+  Result<PhysicalOpPtr> PlanLimit(const plan::LogicalLimit& op);
   // plan_set_operation.cc
-  Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalSetOp& op);
   // plan_modify_table.cc: INSERT, UPDATE, DELETE
-  Result<PhysicalOpPtr> PlanModifyTable(const plan::LogicalOperator& op);
+  Result<PhysicalOpPtr> PlanModifyTable(const plan::LogicalModifyTable& op);
 
   // --- shared helpers (physical_planner.cc) ------------------------------------------
   // Projection of `child` computing `exprs` (over child_bindings).

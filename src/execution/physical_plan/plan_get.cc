@@ -5,7 +5,7 @@
 
 namespace quiver::exec::internal {
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanGet(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanGet(const plan::LogicalGet& op) {
   ScanRequest req;
   req.columns = op.column_ids;
   req.predicates = op.scan_predicates;

@@ -108,7 +108,8 @@ std::vector<size_t> Range(size_t first, size_t count) {
 }  // namespace
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanJoin(const LogicalOperator& op) {
-  const JoinType type = op.type == LogicalOpType::kCrossProduct ? JoinType::kInner : op.join_type;
+  const auto* join = op.TryAs<plan::LogicalJoin>();
+  const JoinType type = join != nullptr ? join->join_type : JoinType::kInner;  // or a cross product
   if (type == JoinType::kRight) return PlanRightJoin(op);
 
   JoinPlan jp;
@@ -152,11 +153,14 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanJoin(const LogicalOperator& op)
 
 Status PhysicalPlanGenerator::SplitJoinPredicates(const LogicalOperator& op, JoinPlan* jp) {
   const JoinType type = jp->type;
-  for (const auto& c : op.conditions) {
+  const auto* join = op.TryAs<plan::LogicalJoin>();  // null: a cross product
+  static const std::vector<plan::JoinCondition> kNoConditions;
+  const auto& conditions = join != nullptr ? join->conditions : kNoConditions;
+  for (const auto& c : conditions) {
     const bool eq = c.op == "=" || c.op == "is not distinct from";
     if (type == JoinType::kMark) {
       // The mark comparison: hashable only when it is the only predicate.
-      if (c.op == "=" && op.conditions.size() == 1 && op.expressions.empty()) {
+      if (c.op == "=" && conditions.size() == 1 && op.expressions.empty()) {
         jp->keys.push_back({c.left.get(), c.right.get(), false});
         jp->null_aware = true;
         continue;
@@ -171,7 +175,7 @@ Status PhysicalPlanGenerator::SplitJoinPredicates(const LogicalOperator& op, Joi
     QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, c.ToExpression());
     jp->residual.push_back(std::move(cmp));
   }
-  if (type == JoinType::kSemi || type == JoinType::kAnti) jp->null_aware = op.null_aware;
+  if (type == JoinType::kSemi || type == JoinType::kAnti) jp->null_aware = join->null_aware;
   for (const auto& e : op.expressions) {
     // Equalities between the sides become keys (mark joins: correlation).
     if (IsEquality(*e) && (type != JoinType::kMark || jp->mark_condition == nullptr) &&
@@ -200,9 +204,10 @@ Status PhysicalPlanGenerator::SplitJoinPredicates(const LogicalOperator& op, Joi
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanRightJoin(const LogicalOperator& op) {
   // RIGHT = LEFT with the sides swapped, columns put back in order.
   auto swapped = op.Copy();
-  swapped->join_type = JoinType::kLeft;
+  auto& swapped_join = swapped->As<plan::LogicalJoin>();
+  swapped_join.join_type = JoinType::kLeft;
   std::swap(swapped->children[0], swapped->children[1]);
-  for (auto& c : swapped->conditions) std::swap(c.left, c.right);
+  for (auto& c : swapped_join.conditions) std::swap(c.left, c.right);
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr j, Plan(*swapped));
   const size_t nl = op.children[0]->GetTypes().size(), nr = op.children[1]->GetTypes().size();
   std::vector<size_t> columns = Range(nr, nl);

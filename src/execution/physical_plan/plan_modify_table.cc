@@ -5,7 +5,7 @@
 
 namespace quiver::exec::internal {
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanModifyTable(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanModifyTable(const plan::LogicalModifyTable& op) {
   if (op.target == nullptr) {
     return Status::UnknownError("internal error: data modification without a target table");
   }

@@ -6,17 +6,18 @@
 namespace quiver::exec::internal {
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOrder(const plan::LogicalOperator& op,
+                                                       const std::vector<plan::OrderSpec>& orders,
                                                        int64_t limit, int64_t offset) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   const auto bindings = op.children[0]->GetColumnBindings();
   const size_t width = child->types().size();
   std::vector<const plan::Expression*> exprs;
-  for (const auto& o : op.orders) exprs.push_back(o.expr.get());
+  for (const auto& o : orders) exprs.push_back(o.expr.get());
   std::vector<int> pos;
   QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, exprs, &pos));
   std::vector<SortKey> keys;
-  for (size_t i = 0; i < op.orders.size(); ++i) {
-    keys.push_back({pos[i], op.orders[i].descending, op.orders[i].nulls_first});
+  for (size_t i = 0; i < orders.size(); ++i) {
+    keys.push_back({pos[i], orders[i].descending, orders[i].nulls_first});
   }
   auto order = std::make_unique<PhysicalOrder>(child->types(), std::move(keys), limit, offset);
   order->children().push_back(std::move(child));
@@ -29,7 +30,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOrder(const plan::LogicalOperat
   return out;
 }
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanLimit(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanLimit(const plan::LogicalLimit& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   auto l = std::make_unique<PhysicalLimit>(child->types(), op.limit, op.offset);
   l->children().push_back(std::move(child));

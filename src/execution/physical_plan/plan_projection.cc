@@ -3,7 +3,7 @@
 
 namespace quiver::exec::internal {
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanProjection(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanProjection(const plan::LogicalProjection& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   std::vector<const plan::Expression*> exprs;
   for (const auto& e : op.expressions) exprs.push_back(e.get());

@@ -7,7 +7,7 @@
 
 namespace quiver::exec::internal {
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanSetOperation(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanSetOperation(const plan::LogicalSetOp& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr left, Plan(*op.children[0]));
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr right, Plan(*op.children[1]));
   if (op.setop == plan::SetOpType::kUnion) {

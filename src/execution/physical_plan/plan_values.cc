@@ -7,7 +7,7 @@
 
 namespace quiver::exec::internal {
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalValues& op) {
   std::vector<ArrayRef> cols;
   for (size_t c = 0; c < op.types.size(); ++c) {
     std::vector<Value> values;
@@ -25,12 +25,12 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalOpera
                                                         static_cast<int64_t>(op.rows.size())));
 }
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDummyScan(const plan::LogicalOperator&) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDummyScan(const plan::LogicalDummyScan&) {
   return PhysicalOpPtr(std::make_unique<PhysicalValues>(std::vector<TypeRef>{},
                                                         std::vector<ArrayRef>{}, 1, "DUMMY_SCAN"));
 }
 
-Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanEmpty(const plan::LogicalOperator& op) {
+Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanEmpty(const plan::LogicalEmpty& op) {
   std::vector<ArrayRef> cols;
   for (const auto& t : op.types) {
     QUIVER_ASSIGN_OR_RAISE(ArrayRef a, MakeArrayOfNull(t, 0));
