@@ -25,8 +25,10 @@ struct ExecOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   int64_t memory_limit = -1;  // < 0: the database's
   bool read_only = false;     // refuse statements that write
-  // Directories files may be read from or written to; empty: any path.
+  // Directories files may be read from or written to; empty: any path,
+  // unless confine_files (then: no file at all).
   std::vector<std::string> data_dirs;
+  bool confine_files = false;
 };
 
 // The result of one statement, batch by batch as the engine produces it.

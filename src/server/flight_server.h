@@ -40,8 +40,11 @@ struct FlightServerOptions {
   std::chrono::milliseconds query_timeout{0};  // 0: none
   int64_t memory_limit = -1;                   // per query; < 0: the database's
   int max_connections = 0;                     // 0: no limit
-  // Directories queries may read and write files in; empty: anywhere.
+  // Directories queries may read and write files in; empty: anywhere,
+  // unless confine_files (then: no file at all; `quiver serve` sets it, so a
+  // server without --data reads and writes no files).
   std::vector<std::string> data_dirs;
+  bool confine_files = false;
   // Rows per record batch sent to clients (larger engine batches are sent
   // as slices, smaller ones as they are).
   int64_t max_batch_rows = 65536;

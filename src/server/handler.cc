@@ -173,6 +173,7 @@ ExecOptions Handler::StatementOptions() const {
   o.memory_limit = options_.memory_limit;
   o.read_only = options_.read_only;
   o.data_dirs = options_.data_dirs;
+  o.confine_files = options_.confine_files;
   return o;
 }
 

@@ -173,6 +173,9 @@ std::string Banner(const server::FlightServer& server, const ServeArgs& args,
 
 Status RunServe(const ServeArgs& args) {
   server::FlightServerOptions options;
+  // Files are read and written only under --data; without it (the demo,
+  // whose table is in memory) not at all.
+  options.confine_files = true;
   options.host = args.host;
   options.port = args.port;
   options.tls_cert = args.tls_cert;
@@ -280,7 +283,7 @@ CommandAction AddServeCommand(CLI::App* app) {
   cmd->add_option("--data", args->data,
                   "Directory whose Arrow, Parquet and CSV files (and directories of them) become "
                   "tables, named after the file; queries may read and write files only in these "
-                  "directories (repeatable)");
+                  "directories (repeatable; without --data, queries read and write no files)");
   cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1; 0.0.0.0: all)");
   cmd->add_option("--port", args->port, "Port to listen on (default 31337; 0: any free port)")
       ->check(CLI::Range(0, 65535));

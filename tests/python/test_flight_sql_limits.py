@@ -147,6 +147,23 @@ def test_files_outside_the_data_directories_are_refused(quiver_bin, tmp_path):
         server.stop()
 
 
+def test_without_data_directories_no_file_is_read_or_written(quiver_bin, tmp_path):
+    # The demo server (no --data) serves its in-memory table and touches no file.
+    victim = tmp_path / "victim.csv"
+    pacsv.write_csv(pa.table({"secret": ["s1"]}), victim)
+    server = Server(quiver_bin)
+    try:
+        client = fl.FlightClient(server.uri)
+        for sql in [f"SELECT * FROM read_csv('{victim}')", "SELECT * FROM read_csv('/etc/passwd')",
+                    f"COPY (SELECT 1 AS x) TO '{tmp_path}/out.csv'"]:
+            with pytest.raises(fl.FlightUnauthorizedError, match="permission denied for file"):
+                run_query(client, sql)
+        assert not (tmp_path / "out.csv").exists()
+        assert run_query(client, "SELECT count(*) AS n FROM readings").to_pylist() == [{"n": 100000}]
+    finally:
+        server.stop()
+
+
 # --- cancellation ----------------------------------------------------------------------
 
 
