@@ -1,0 +1,86 @@
+// The scan interface: TableSource, anything a query can scan (memory_table.h,
+// file_table.h), and the ScanPlan it makes for one scan.
+//
+//   ScanRequest {columns, predicates}  --TableSource::Plan-->  ScanPlan
+//        referenced columns only,                              units (IPC record batches,
+//        conjuncts `col op constant`,                          Parquet row groups, memory
+//        IN, IS [NOT] NULL                                     batches) left after pruning
+//                                                              by statistics; or a stream
+//
+//   ScanPlan::ReadUnit(i)  -> a batch of the requested columns (engine types),
+//                             callable from many threads at once: each unit is
+//                             one morsel of the parallel scan
+//   ScanPlan::stream()     -> for sequential formats (CSV, IPC streams): a
+//                             reader the scan drains under a lock, in order
+//
+// Pruning by statistics: catalog/scan_pruning.h.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/scan_pruning.h"
+#include "columnar/array.h"
+#include "common/memory_pool.h"
+#include "common/status.h"
+
+namespace quiver {
+
+struct ScanRequest {
+  std::vector<int> columns;  // table columns to read, in output order
+  std::vector<ScanPredicate> predicates;
+  // More table columns whose unit statistics the plan should load (the keys
+  // of runtime filters), besides the predicates' columns.
+  std::vector<int> statistics_columns;
+  MemoryPool* pool = DefaultMemoryPool();
+};
+
+class ScanPlan {
+ public:
+  virtual ~ScanPlan() = default;
+  // Output schema (the requested columns, engine types).
+  virtual SchemaRef schema() const = 0;
+  // Units left after pruning, readable in any order and concurrently.
+  virtual int64_t num_units() const = 0;
+  virtual Result<RecordBatchRef> ReadUnit(int64_t unit) = 0;
+  virtual const UnitStatistics* unit_statistics(int64_t unit) const { return nullptr; }
+  // Sequential sources: the batches after all units. Null when none.
+  virtual RecordBatchReader* stream() { return nullptr; }
+
+  // What EXPLAIN ANALYZE reports.
+  struct Counters {
+    std::atomic<int64_t> units_total{0};
+    std::atomic<int64_t> units_pruned{0};   // by static predicates at planning
+    std::atomic<int64_t> units_skipped{0};  // by runtime filters while scanning
+    std::atomic<int64_t> units_read{0};
+    std::atomic<int64_t> rows_read{0};
+    std::atomic<int64_t> bytes_read{0};
+    std::atomic<int64_t> files{0};
+  };
+  Counters& counters() { return counters_; }
+  const Counters& counters() const { return counters_; }
+
+ private:
+  Counters counters_;
+};
+
+class TableSource {
+ public:
+  virtual ~TableSource() = default;
+  virtual const std::string& name() const = 0;
+  // Columns with engine types (vector/sql_type.h).
+  virtual SchemaRef schema() const = 0;
+  // Row count when known without reading data (file metadata), else -1.
+  virtual int64_t EstimatedRows() const = 0;
+  virtual Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const = 0;
+  // "memory table", "Arrow IPC file 'x.arrow'", "3 CSV files 'logs/*.csv'".
+  virtual std::string Describe() const = 0;
+};
+
+// The output schema of a scan: the table's `columns`, in that order.
+SchemaRef ScanSchema(const SchemaRef& table_schema, const std::vector<int>& columns);
+
+}  // namespace quiver

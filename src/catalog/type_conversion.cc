@@ -1,0 +1,192 @@
+#include "catalog/type_conversion.h"
+
+#include <algorithm>
+
+#include "columnar/builder.h"
+#include "common/calendar.h"
+#include "common/half_float.h"
+#include "vector/sql_type.h"
+#include "vector/value.h"
+
+namespace quiver {
+
+namespace {
+
+template <typename In, typename Out, typename F>
+Result<ArrayRef> MapFixed(const ArrayData& in, const TypeRef& to, MemoryPool* pool, F f) {
+  const int64_t n = in.length;
+  QUIVER_ASSIGN_OR_RAISE(auto values, MutableBuffer::Allocate(std::max<int64_t>(n, 1) * sizeof(Out), pool));
+  values->ZeroPadding();
+  Out* dst = values->mutable_data_as<Out>();
+  const In* src = in.GetValues<In>(1);
+  for (int64_t i = 0; i < n; ++i) dst[i] = f(src[i]);
+  // Validity is shared (re-based through a slice of the bitmap when offset).
+  std::shared_ptr<Buffer> validity;
+  if (in.buffers[0] && in.GetNullCount() > 0) {
+    if (in.offset % 8 == 0) {
+      validity = in.buffers[0]->Slice(in.offset / 8, bit_util::BytesForBits(n));
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateZeroed(bit_util::BytesForBits(n), pool));
+      bit_util::CopyBitmap(in.buffers[0]->data(), in.offset, n, bits->mutable_data(), 0);
+      validity = bits;
+    }
+  }
+  return ArrayData::Make(to, n, {validity, std::move(values)}, validity ? in.GetNullCount() : 0);
+}
+
+}  // namespace
+
+Result<ArrayRef> ToEngineArray(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
+  const DataType& t = *in->type;
+  if (t.Equals(*to)) return in;
+  switch (t.id) {
+    case TypeId::kInt8:
+      return MapFixed<int8_t, int16_t>(*in, to, pool, [](int8_t v) { return int16_t{v}; });
+    case TypeId::kUInt8:
+      return MapFixed<uint8_t, int16_t>(*in, to, pool, [](uint8_t v) { return int16_t{v}; });
+    case TypeId::kUInt16:
+      return MapFixed<uint16_t, int32_t>(*in, to, pool, [](uint16_t v) { return int32_t{v}; });
+    case TypeId::kUInt32:
+      return MapFixed<uint32_t, int64_t>(*in, to, pool, [](uint32_t v) { return int64_t{v}; });
+    case TypeId::kUInt64:
+      return MapFixed<uint64_t, int128_t>(*in, to, pool, [](uint64_t v) { return int128_t{v}; });
+    case TypeId::kHalfFloat:
+      return MapFixed<uint16_t, float>(*in, to, pool, [](uint16_t h) { return HalfToFloat(h); });
+    case TypeId::kDate64:
+      return MapFixed<int64_t, int32_t>(*in, to, pool, [](int64_t ms) {
+        return static_cast<int32_t>(FloorDiv(ms, kMillisPerDay));
+      });
+    case TypeId::kTime32: {
+      const int64_t f = t.unit == TimeUnit::kSecond ? 1000000 : 1000;
+      return MapFixed<int32_t, int64_t>(*in, to, pool, [f](int32_t v) { return v * f; });
+    }
+    case TypeId::kTime64:
+      return MapFixed<int64_t, int64_t>(*in, to, pool, [](int64_t ns) { return ns / 1000; });
+    case TypeId::kTimestamp: {
+      switch (t.unit) {
+        case TimeUnit::kSecond:
+          return MapFixed<int64_t, int64_t>(*in, to, pool, [](int64_t v) { return v * 1000000; });
+        case TimeUnit::kMilli:
+          return MapFixed<int64_t, int64_t>(*in, to, pool, [](int64_t v) { return v * 1000; });
+        case TimeUnit::kMicro:
+          return MapFixed<int64_t, int64_t>(*in, to, pool, [](int64_t v) { return v; });
+        case TimeUnit::kNano:
+          return MapFixed<int64_t, int64_t>(*in, to, pool, [](int64_t v) { return FloorDiv(v, 1000); });
+      }
+      break;
+    }
+    case TypeId::kDuration: {
+      const int64_t per_us_num = t.unit == TimeUnit::kSecond ? 1000000 : t.unit == TimeUnit::kMilli ? 1000 : 1;
+      const int64_t per_us_den = t.unit == TimeUnit::kNano ? 1000 : 1;
+      struct Mdn {
+        int32_t m, d;
+        int64_t ns;
+      };
+      return MapFixed<int64_t, Mdn>(*in, to, pool, [=](int64_t v) {
+        return Mdn{0, 0, v * per_us_num / per_us_den * 1000};
+      });
+    }
+    case TypeId::kIntervalMonths: {
+      struct Mdn {
+        int32_t m, d;
+        int64_t ns;
+      };
+      return MapFixed<int32_t, Mdn>(*in, to, pool, [](int32_t m) { return Mdn{m, 0, 0}; });
+    }
+    case TypeId::kIntervalDayTime: {
+      struct Dt {
+        int32_t d, ms;
+      };
+      struct Mdn {
+        int32_t m, d;
+        int64_t ns;
+      };
+      return MapFixed<Dt, Mdn>(*in, to, pool, [](Dt v) { return Mdn{0, v.d, int64_t{v.ms} * 1000000}; });
+    }
+    case TypeId::kDecimal32:
+      return MapFixed<int32_t, int128_t>(*in, to, pool, [](int32_t v) { return int128_t{v}; });
+    case TypeId::kDecimal64:
+      return MapFixed<int64_t, int128_t>(*in, to, pool, [](int64_t v) { return int128_t{v}; });
+    default:
+      break;
+  }
+  // Variable-width and encoded types: through a builder (copies).
+  if (t.id == TypeId::kDecimal256 && to->id == TypeId::kDecimal128) {
+    struct D256 {
+      uint64_t w[4];
+    };
+    return MapFixed<D256, int128_t>(*in, to, pool, [](D256 v) {
+      return static_cast<int128_t>((static_cast<unsigned __int128>(v.w[1]) << 64) | v.w[0]);
+    });
+  }
+  if (to->id == TypeId::kString || to->id == TypeId::kBinary) {
+    StringBuilder b(to, pool);
+    QUIVER_RETURN_NOT_OK(b.Reserve(in->length));
+    for (int64_t i = 0; i < in->length; ++i) {
+      if (in->IsNull(i)) {
+        QUIVER_RETURN_NOT_OK(b.AppendNull());
+        continue;
+      }
+      if (t.id == TypeId::kDictionary) {
+        const int64_t k = in->GetDictionaryIndex(i);
+        QUIVER_RETURN_NOT_OK(b.Append(in->dictionary->GetString(k)));
+      } else if (t.id == TypeId::kFixedSizeBinary) {
+        const uint8_t* p = in->GetRaw<uint8_t>(1) + (in->offset + i) * t.byte_width;
+        QUIVER_RETURN_NOT_OK(b.Append(std::string_view(reinterpret_cast<const char*>(p), t.byte_width)));
+      } else {
+        QUIVER_RETURN_NOT_OK(b.Append(in->GetString(i)));
+      }
+    }
+    return b.Finish();
+  }
+  if (t.id == TypeId::kDictionary) {
+    // Dictionary of a fixed-width type: decode by gathering.
+    QUIVER_ASSIGN_OR_RAISE(auto values, ToEngineArray(in->dictionary, to, pool));
+    auto builder_result = MakeBuilder(to, pool);
+    QUIVER_RETURN_NOT_OK(builder_result.status());
+    auto builder = std::move(builder_result).ValueOrDie();
+    for (int64_t i = 0; i < in->length; ++i) {
+      if (in->IsNull(i)) {
+        QUIVER_RETURN_NOT_OK(builder->AppendNull());
+      } else {
+        QUIVER_RETURN_NOT_OK(builder->AppendArraySlice(*values, in->GetDictionaryIndex(i), 1));
+      }
+    }
+    return builder->Finish();
+  }
+  return Status::Unsupported("reading {} columns as {}", t.ToString(), to->ToString());
+}
+
+Result<RecordBatchRef> ToEngineBatch(const RecordBatchRef& batch, const SchemaRef& engine_schema,
+                                     MemoryPool* pool) {
+  bool same = true;
+  for (int i = 0; i < batch->num_columns(); ++i) {
+    if (!batch->column(i)->type->Equals(*engine_schema->field(i)->type)) same = false;
+  }
+  if (same) return RecordBatch::Make(engine_schema, batch->num_rows(), batch->columns());
+  std::vector<ArrayRef> cols;
+  cols.reserve(batch->num_columns());
+  for (int i = 0; i < batch->num_columns(); ++i) {
+    auto c = ToEngineArray(batch->column(i), engine_schema->field(i)->type, pool);
+    if (!c.ok()) return c.status().WithContext("column '" + engine_schema->field(i)->name + "'");
+    cols.push_back(std::move(c).ValueOrDie());
+  }
+  return RecordBatch::Make(engine_schema, batch->num_rows(), std::move(cols));
+}
+
+Result<SchemaRef> EngineSchema(const Schema& file_schema, const std::string& where) {
+  std::vector<FieldRef> fields;
+  for (const auto& f : file_schema.fields) {
+    auto t = ToEngineType(f->type);
+    // Columns the engine cannot type stay out of the table's schema: a
+    // query can use every other column of the file.
+    if (!t.ok()) continue;
+    fields.push_back(field(f->name, *t, f->nullable));
+  }
+  if (fields.empty() && file_schema.num_fields() > 0) {
+    return Status::Unsupported("{}: none of the columns has a type queries can read", where);
+  }
+  return schema(std::move(fields));
+}
+
+}  // namespace quiver
