@@ -34,9 +34,22 @@ void HashFixed(const VectorRef& v, int64_t n, uint64_t* hashes, bool combine) {
   });
 }
 
-}  // namespace
-
-namespace {
+// Floats hash through their value as a double. -0.0 == 0.0 and all NaNs are
+// equal: hash them alike.
+template <typename T>
+void HashFloating(const VectorRef& v, int64_t n, uint64_t* hashes, bool combine) {
+  kernels::DispatchFixed<T>(v, [&](auto get) {
+    for (int64_t i = 0; i < n; ++i) {
+      double d = get(i);
+      if (d == 0) d = 0;
+      if (d != d) d = __builtin_nan("");
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      const uint64_t h = MixHash(bits);
+      hashes[i] = combine ? CombineHash(hashes[i], h) : h;
+    }
+  });
+}
 
 void HashValues(const VectorRef& v, int64_t n, uint64_t* hashes, bool combine) {
   const TypeId id = v.array->type->id;
@@ -62,35 +75,12 @@ void HashValues(const VectorRef& v, int64_t n, uint64_t* hashes, bool combine) {
       }
       break;
     }
-    case TypeId::kFloat: {
-      // -0.0 == 0.0 and all NaNs are equal: hash them alike.
-      kernels::DispatchFixed<float>(v, [&](auto get) {
-        for (int64_t i = 0; i < n; ++i) {
-          double d = get(i);
-          if (d == 0) d = 0;
-          if (d != d) d = __builtin_nan("");
-          uint64_t bits;
-          std::memcpy(&bits, &d, 8);
-          const uint64_t h = MixHash(bits);
-          hashes[i] = combine ? CombineHash(hashes[i], h) : h;
-        }
-      });
+    case TypeId::kFloat:
+      HashFloating<float>(v, n, hashes, combine);
       break;
-    }
-    case TypeId::kDouble: {
-      kernels::DispatchFixed<double>(v, [&](auto get) {
-        for (int64_t i = 0; i < n; ++i) {
-          double d = get(i);
-          if (d == 0) d = 0;
-          if (d != d) d = __builtin_nan("");
-          uint64_t bits;
-          std::memcpy(&bits, &d, 8);
-          const uint64_t h = MixHash(bits);
-          hashes[i] = combine ? CombineHash(hashes[i], h) : h;
-        }
-      });
+    case TypeId::kDouble:
+      HashFloating<double>(v, n, hashes, combine);
       break;
-    }
     default:
       switch (v.array->type->byte_width_of_values()) {
         case 2:

@@ -108,6 +108,22 @@ Result<const uint8_t*> IndexBytes(const Buffer& data, std::optional<int64_t> off
   return data.data() + *offset;
 }
 
+// The page index structure (column or offset index, `what`) that `decode`
+// reads at [offset, offset + length); none when the chunk has none.
+template <typename Index>
+Result<std::optional<Index>> ReadPageIndex(const Buffer& data, std::optional<int64_t> offset,
+                                           std::optional<int32_t> length,
+                                           const std::string& context,
+                                           Status (*decode)(const uint8_t*, int64_t, Index*),
+                                           const char* what) {
+  QUIVER_ASSIGN_OR_RAISE(const uint8_t* p, IndexBytes(data, offset, length, context));
+  if (p == nullptr) return std::optional<Index>();
+  Index index;
+  Status st = decode(p, *length, &index);
+  if (!st.ok()) return st.WithContext(context + ": " + what);
+  return std::optional<Index>(std::move(index));
+}
+
 }  // namespace
 
 Result<std::optional<ColumnIndex>> ParquetFileReader::ReadColumnIndex(int row_group,
@@ -117,14 +133,9 @@ Result<std::optional<ColumnIndex>> ParquetFileReader::ReadColumnIndex(int row_gr
     return Status::IndexError("{}: no column chunk {} in row group {}", name_, column, row_group);
   }
   const ColumnChunk& c = metadata_.row_groups[row_group].columns[column];
-  const std::string context = ColumnContext(row_group, column);
-  QUIVER_ASSIGN_OR_RAISE(const uint8_t* p,
-                         IndexBytes(*data_, c.column_index_offset, c.column_index_length, context));
-  if (p == nullptr) return std::optional<ColumnIndex>();
-  ColumnIndex index;
-  Status st = DecodeColumnIndex(p, *c.column_index_length, &index);
-  if (!st.ok()) return st.WithContext(context + ": column index");
-  return std::optional<ColumnIndex>(std::move(index));
+  return ReadPageIndex<ColumnIndex>(*data_, c.column_index_offset, c.column_index_length,
+                                    ColumnContext(row_group, column), DecodeColumnIndex,
+                                    "column index");
 }
 
 Result<std::optional<OffsetIndex>> ParquetFileReader::ReadOffsetIndex(int row_group,
@@ -134,14 +145,9 @@ Result<std::optional<OffsetIndex>> ParquetFileReader::ReadOffsetIndex(int row_gr
     return Status::IndexError("{}: no column chunk {} in row group {}", name_, column, row_group);
   }
   const ColumnChunk& c = metadata_.row_groups[row_group].columns[column];
-  const std::string context = ColumnContext(row_group, column);
-  QUIVER_ASSIGN_OR_RAISE(const uint8_t* p,
-                         IndexBytes(*data_, c.offset_index_offset, c.offset_index_length, context));
-  if (p == nullptr) return std::optional<OffsetIndex>();
-  OffsetIndex index;
-  Status st = DecodeOffsetIndex(p, *c.offset_index_length, &index);
-  if (!st.ok()) return st.WithContext(context + ": offset index");
-  return std::optional<OffsetIndex>(std::move(index));
+  return ReadPageIndex<OffsetIndex>(*data_, c.offset_index_offset, c.offset_index_length,
+                                    ColumnContext(row_group, column), DecodeOffsetIndex,
+                                    "offset index");
 }
 
 std::string ParquetFileReader::ColumnContext(int row_group, int column) const {

@@ -153,31 +153,34 @@ Status Require(const Decoder& d, uint64_t seen, std::initializer_list<int> ids, 
   return Status::OK();
 }
 
+// A field Quiver does not read, between ones it does (ReadFields' gaps).
+struct Unread {};
+Status Field(Decoder* d, CType t, Unread*) { return d->Skip(t); }
+Unread* const kUnread = nullptr;
+
+// Reads a struct whose fields 1, 2, 3, ... go to `fields` in that order (other
+// ids are skipped), then checks that the `required` ids appeared (`what`
+// names the struct in the error). Most of parquet.thrift's structs number
+// their fields so; the others dispatch by hand.
+template <typename... T>
+Status ReadFields(Decoder* d, const char* what, std::initializer_list<int> required, T*... fields) {
+  uint64_t seen;
+  QUIVER_RETURN_NOT_OK(ReadStruct(
+      d,
+      [&](CType t, int16_t id) -> Status {
+        int16_t i = 0;
+        Status st;
+        const bool known = ((++i == id && (st = Field(d, t, fields), true)) || ...);
+        return known ? st : d->Skip(t);
+      },
+      &seen));
+  return Require(*d, seen, required, what);
+}
+
 Status Decode(Decoder* d, Statistics* out) {
-  return ReadStruct(d, [&](CType t, int16_t id) -> Status {
-    switch (id) {
-      case 1:
-        return Field(d, t, &out->max);
-      case 2:
-        return Field(d, t, &out->min);
-      case 3:
-        return Field(d, t, &out->null_count);
-      case 4:
-        return Field(d, t, &out->distinct_count);
-      case 5:
-        return Field(d, t, &out->max_value);
-      case 6:
-        return Field(d, t, &out->min_value);
-      case 7:
-        return Field(d, t, &out->is_max_value_exact);
-      case 8:
-        return Field(d, t, &out->is_min_value_exact);
-      case 9:
-        return Field(d, t, &out->nan_count);
-      default:
-        return d->Skip(t);
-    }
-  });
+  return ReadFields(d, "Statistics", {}, &out->max, &out->min, &out->null_count,
+                    &out->distinct_count, &out->max_value, &out->min_value,
+                    &out->is_max_value_exact, &out->is_min_value_exact, &out->nan_count);
 }
 
 // TimeUnit union: the id of the (empty struct) member says the unit.
@@ -262,148 +265,35 @@ Status Decode(Decoder* d, LogicalType* out) {
 }
 
 Status Decode(Decoder* d, SchemaElement* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->type);
-          case 2:
-            return Field(d, t, &out->type_length);
-          case 3:
-            return Field(d, t, &out->repetition_type);
-          case 4:
-            return Field(d, t, &out->name);
-          case 5:
-            return Field(d, t, &out->num_children);
-          case 6:
-            return Field(d, t, &out->converted_type);
-          case 7:
-            return Field(d, t, &out->scale);
-          case 8:
-            return Field(d, t, &out->precision);
-          case 9:
-            return Field(d, t, &out->field_id);
-          case 10:
-            return Field(d, t, &out->logical_type);
-          case 11:
-            return Field(d, t, &out->vector_length);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {4}, "SchemaElement");
+  return ReadFields(d, "SchemaElement", {4}, &out->type, &out->type_length, &out->repetition_type,
+                    &out->name, &out->num_children, &out->converted_type, &out->scale,
+                    &out->precision, &out->field_id, &out->logical_type, &out->vector_length);
 }
 
 Status Decode(Decoder* d, KeyValue* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->key);
-          case 2:
-            return Field(d, t, &out->value);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1}, "KeyValue");
+  return ReadFields(d, "KeyValue", {1}, &out->key, &out->value);
 }
 
 Status Decode(Decoder* d, SortingColumn* out) {
-  return ReadStruct(d, [&](CType t, int16_t id) -> Status {
-    switch (id) {
-      case 1:
-        return Field(d, t, &out->column_idx);
-      case 2:
-        return Field(d, t, &out->descending);
-      case 3:
-        return Field(d, t, &out->nulls_first);
-      default:
-        return d->Skip(t);
-    }
-  });
+  return ReadFields(d, "SortingColumn", {}, &out->column_idx, &out->descending, &out->nulls_first);
 }
 
 Status Decode(Decoder* d, PageEncodingStats* out) {
-  return ReadStruct(d, [&](CType t, int16_t id) -> Status {
-    switch (id) {
-      case 1:
-        return Field(d, t, &out->page_type);
-      case 2:
-        return Field(d, t, &out->encoding);
-      case 3:
-        return Field(d, t, &out->count);
-      default:
-        return d->Skip(t);
-    }
-  });
+  return ReadFields(d, "PageEncodingStats", {}, &out->page_type, &out->encoding, &out->count);
 }
 
 Status Decode(Decoder* d, SizeStatistics* out) {
-  return ReadStruct(d, [&](CType t, int16_t id) -> Status {
-    switch (id) {
-      case 1:
-        return Field(d, t, &out->unencoded_byte_array_data_bytes);
-      case 2:
-        return Field(d, t, &out->repetition_level_histogram);
-      case 3:
-        return Field(d, t, &out->definition_level_histogram);
-      default:
-        return d->Skip(t);
-    }
-  });
+  return ReadFields(d, "SizeStatistics", {}, &out->unencoded_byte_array_data_bytes,
+                    &out->repetition_level_histogram, &out->definition_level_histogram);
 }
 
 Status Decode(Decoder* d, ColumnMetaData* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->type);
-          case 2:
-            return Field(d, t, &out->encodings);
-          case 3:
-            return Field(d, t, &out->path_in_schema);
-          case 4:
-            return Field(d, t, &out->codec);
-          case 5:
-            return Field(d, t, &out->num_values);
-          case 6:
-            return Field(d, t, &out->total_uncompressed_size);
-          case 7:
-            return Field(d, t, &out->total_compressed_size);
-          case 8:
-            return Field(d, t, &out->key_value_metadata);
-          case 9:
-            return Field(d, t, &out->data_page_offset);
-          case 10:
-            return Field(d, t, &out->index_page_offset);
-          case 11:
-            return Field(d, t, &out->dictionary_page_offset);
-          case 12:
-            return Field(d, t, &out->statistics);
-          case 13:
-            return Field(d, t, &out->encoding_stats);
-          case 14:
-            return Field(d, t, &out->bloom_filter_offset);
-          case 15:
-            return Field(d, t, &out->bloom_filter_length);
-          case 16:
-            return Field(d, t, &out->size_statistics);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1, 4, 5, 7, 9}, "ColumnMetaData");
+  return ReadFields(d, "ColumnMetaData", {1, 4, 5, 7, 9}, &out->type, &out->encodings,
+                    &out->path_in_schema, &out->codec, &out->num_values,
+                    &out->total_uncompressed_size, &out->total_compressed_size,
+                    &out->key_value_metadata, &out->data_page_offset, &out->index_page_offset,
+                    &out->dictionary_page_offset, &out->statistics, &out->encoding_stats,
+                    &out->bloom_filter_offset, &out->bloom_filter_length, &out->size_statistics);
 }
 
 Status Decode(Decoder* d, ColumnChunk* out) {
@@ -436,31 +326,9 @@ Status Decode(Decoder* d, ColumnChunk* out) {
 }
 
 Status Decode(Decoder* d, RowGroup* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->columns);
-          case 2:
-            return Field(d, t, &out->total_byte_size);
-          case 3:
-            return Field(d, t, &out->num_rows);
-          case 4:
-            return Field(d, t, &out->sorting_columns);
-          case 5:
-            return Field(d, t, &out->file_offset);
-          case 6:
-            return Field(d, t, &out->total_compressed_size);
-          case 7:
-            return Field(d, t, &out->ordinal);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1, 3}, "RowGroup");
+  return ReadFields(d, "RowGroup", {1, 3}, &out->columns, &out->total_byte_size, &out->num_rows,
+                    &out->sorting_columns, &out->file_offset, &out->total_compressed_size,
+                    &out->ordinal);
 }
 
 Status Decode(Decoder* d, ColumnOrder* out) {
@@ -472,120 +340,31 @@ Status Decode(Decoder* d, ColumnOrder* out) {
 }
 
 Status Decode(Decoder* d, DataPageHeader* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->num_values);
-          case 2:
-            return Field(d, t, &out->encoding);
-          case 3:
-            return Field(d, t, &out->definition_level_encoding);
-          case 4:
-            return Field(d, t, &out->repetition_level_encoding);
-          case 5:
-            return Field(d, t, &out->statistics);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1, 2}, "DataPageHeader");
+  return ReadFields(d, "DataPageHeader", {1, 2}, &out->num_values, &out->encoding,
+                    &out->definition_level_encoding, &out->repetition_level_encoding,
+                    &out->statistics);
 }
 
 Status Decode(Decoder* d, DictionaryPageHeader* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->num_values);
-          case 2:
-            return Field(d, t, &out->encoding);
-          case 3:
-            return Field(d, t, &out->is_sorted);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1}, "DictionaryPageHeader");
+  return ReadFields(d, "DictionaryPageHeader", {1}, &out->num_values, &out->encoding,
+                    &out->is_sorted);
 }
 
 Status Decode(Decoder* d, DataPageHeaderV2* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->num_values);
-          case 2:
-            return Field(d, t, &out->num_nulls);
-          case 3:
-            return Field(d, t, &out->num_rows);
-          case 4:
-            return Field(d, t, &out->encoding);
-          case 5:
-            return Field(d, t, &out->definition_levels_byte_length);
-          case 6:
-            return Field(d, t, &out->repetition_levels_byte_length);
-          case 7:
-            return Field(d, t, &out->is_compressed);
-          case 8:
-            return Field(d, t, &out->statistics);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1, 2, 3, 4, 5, 6}, "DataPageHeaderV2");
+  return ReadFields(d, "DataPageHeaderV2", {1, 2, 3, 4, 5, 6}, &out->num_values, &out->num_nulls,
+                    &out->num_rows, &out->encoding, &out->definition_levels_byte_length,
+                    &out->repetition_levels_byte_length, &out->is_compressed, &out->statistics);
 }
 
 Status Decode(Decoder* d, PageLocation* out) {
-  return ReadStruct(d, [&](CType t, int16_t id) -> Status {
-    switch (id) {
-      case 1:
-        return Field(d, t, &out->offset);
-      case 2:
-        return Field(d, t, &out->compressed_page_size);
-      case 3:
-        return Field(d, t, &out->first_row_index);
-      default:
-        return d->Skip(t);
-    }
-  });
+  return ReadFields(d, "PageLocation", {}, &out->offset, &out->compressed_page_size,
+                    &out->first_row_index);
 }
 
 Status DecodePageHeaderImpl(Decoder* d, PageHeader* out) {
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(d, t, &out->type);
-          case 2:
-            return Field(d, t, &out->uncompressed_page_size);
-          case 3:
-            return Field(d, t, &out->compressed_page_size);
-          case 4:
-            return Field(d, t, &out->crc);
-          case 5:
-            return Field(d, t, &out->data_page_header);
-          case 7:
-            return Field(d, t, &out->dictionary_page_header);
-          case 8:
-            return Field(d, t, &out->data_page_header_v2);
-          default:
-            return d->Skip(t);
-        }
-      },
-      &seen));
-  return Require(*d, seen, {1, 2, 3}, "PageHeader");
+  return ReadFields(d, "PageHeader", {1, 2, 3}, &out->type, &out->uncompressed_page_size,
+                    &out->compressed_page_size, &out->crc, &out->data_page_header, kUnread,
+                    &out->dictionary_page_header, &out->data_page_header_v2);
 }
 
 }  // namespace
@@ -696,21 +475,8 @@ Status DecodeColumnIndex(const uint8_t* data, int64_t size, ColumnIndex* out) {
 Status DecodeOffsetIndex(const uint8_t* data, int64_t size, OffsetIndex* out) {
   Decoder d(data, size);
   *out = OffsetIndex();
-  uint64_t seen;
-  QUIVER_RETURN_NOT_OK(ReadStruct(
-      &d,
-      [&](CType t, int16_t id) -> Status {
-        switch (id) {
-          case 1:
-            return Field(&d, t, &out->page_locations);
-          case 2:
-            return Field(&d, t, &out->unencoded_byte_array_data_bytes);
-          default:
-            return d.Skip(t);
-        }
-      },
-      &seen));
-  return Require(d, seen, {1}, "OffsetIndex");
+  return ReadFields(&d, "OffsetIndex", {1}, &out->page_locations,
+                    &out->unencoded_byte_array_data_bytes);
 }
 
 Status DecodeBloomFilterHeader(const uint8_t* data, int64_t size, BloomFilterHeader* out,
