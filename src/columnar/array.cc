@@ -1,6 +1,8 @@
 #include "columnar/array.h"
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 
 #include "columnar/builder.h"
 
@@ -144,17 +146,158 @@ Result<ArrayRef> MakeArrayOfNull(const TypeRef& type, int64_t length, MemoryPool
   return builder->Finish();
 }
 
+namespace {
+
+// Whether `arrays` are consecutive slices of the same buffers (a scan's
+// chunks of one stored batch): their concatenation is then a slice too.
+bool AreConsecutiveSlices(const std::vector<ArrayRef>& arrays) {
+  const ArrayData& first = *arrays[0];
+  if (!first.children.empty() || first.dictionary != nullptr) return false;
+  int64_t next = first.offset + first.length;
+  for (size_t i = 1; i < arrays.size(); ++i) {
+    const ArrayData& a = *arrays[i];
+    if (a.offset != next || a.buffers.size() != first.buffers.size() || !a.children.empty() ||
+        a.dictionary != nullptr) {
+      return false;
+    }
+    for (size_t b = 0; b < a.buffers.size(); ++b) {
+      if (a.buffers[b].get() != first.buffers[b].get()) return false;
+    }
+    next += a.length;
+  }
+  return true;
+}
+
+// The validity of the concatenation: null when no part has nulls.
+Result<std::shared_ptr<Buffer>> ConcatenateValidity(const std::vector<ArrayRef>& arrays,
+                                                    int64_t length, int64_t* null_count,
+                                                    MemoryPool* pool) {
+  *null_count = 0;
+  for (const auto& a : arrays) *null_count += a->GetNullCount();
+  if (*null_count == 0) return std::shared_ptr<Buffer>();
+  QUIVER_ASSIGN_OR_RAISE(auto bits, MutableBuffer::Allocate(bit_util::BytesForBits(length), pool));
+  bits->ZeroPadding();
+  int64_t pos = 0;
+  for (const auto& a : arrays) {
+    if (a->buffers[0] != nullptr) {
+      bit_util::CopyBitmap(a->buffers[0]->data(), a->offset, a->length, bits->mutable_data(), pos);
+    } else {
+      bit_util::SetBitsTo(bits->mutable_data(), pos, a->length, true);
+    }
+    pos += a->length;
+  }
+  return std::shared_ptr<Buffer>(std::move(bits));
+}
+
+// Fixed-width values (not bool): one memcpy per part.
+Result<ArrayRef> ConcatenateFixed(const std::vector<ArrayRef>& arrays, int64_t length,
+                                  MemoryPool* pool) {
+  const TypeRef& type = arrays[0]->type;
+  const int64_t width = type->byte_width_of_values();
+  int64_t null_count;
+  QUIVER_ASSIGN_OR_RAISE(auto validity, ConcatenateValidity(arrays, length, &null_count, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto values, MutableBuffer::Allocate(length * width, pool));
+  uint8_t* out = values->mutable_data();
+  for (const auto& a : arrays) {
+    const int64_t n = a->length * width;
+    if (n > 0) {
+      std::memcpy(out, a->buffers[1]->data() + a->offset * width, static_cast<size_t>(n));
+    }
+    out += n;
+  }
+  values->ZeroPadding();
+  return ArrayData::Make(type, length,
+                         {std::move(validity), std::shared_ptr<Buffer>(std::move(values))},
+                         null_count);
+}
+
+// Strings and binaries: offsets re-based, value bytes copied per part. Null
+// (not Invalid) when 32-bit offsets would overflow: the builder reports it.
+template <typename OffsetT>
+Result<ArrayRef> ConcatenateBinary(const std::vector<ArrayRef>& arrays, int64_t length,
+                                   MemoryPool* pool) {
+  int64_t bytes = 0;
+  for (const auto& a : arrays) {
+    if (a->length == 0) continue;  // its offsets buffer may be absent
+    const OffsetT* in = a->GetValues<OffsetT>(1);
+    bytes += static_cast<int64_t>(in[a->length] - in[0]);
+  }
+  if (bytes > static_cast<int64_t>(std::numeric_limits<OffsetT>::max())) return ArrayRef();
+  int64_t null_count;
+  QUIVER_ASSIGN_OR_RAISE(auto validity,
+                         ConcatenateValidity(arrays, length, &null_count, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto offsets,
+                         MutableBuffer::Allocate((length + 1) * int64_t{sizeof(OffsetT)}, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto data, MutableBuffer::Allocate(bytes, pool));
+  auto* out_offsets = offsets->mutable_data_as<OffsetT>();
+  uint8_t* out_data = data->mutable_data();
+  OffsetT base = 0;
+  int64_t row = 0;
+  for (const auto& a : arrays) {
+    if (a->length == 0) continue;
+    const OffsetT* in = a->GetValues<OffsetT>(1);
+    const OffsetT first = in[0];
+    for (int64_t i = 0; i < a->length; ++i) out_offsets[row++] = base + (in[i] - first);
+    const OffsetT n = in[a->length] - first;
+    if (n > 0) {
+      std::memcpy(out_data + base, a->buffers[2]->data() + first, static_cast<size_t>(n));
+    }
+    base += n;
+  }
+  out_offsets[row] = base;
+  offsets->ZeroPadding();
+  data->ZeroPadding();
+  return ArrayData::Make(arrays[0]->type, length,
+                         {std::move(validity), std::shared_ptr<Buffer>(std::move(offsets)),
+                          std::shared_ptr<Buffer>(std::move(data))},
+                         null_count);
+}
+
+}  // namespace
+
+// Consecutive slices of the same buffers concatenate into a slice (no copy).
 Result<ArrayRef> Concatenate(const std::vector<ArrayRef>& arrays, MemoryPool* pool) {
   if (arrays.empty()) return Status::Invalid("Concatenate needs at least one array");
   if (arrays.size() == 1) return arrays[0];
-  QUIVER_ASSIGN_OR_RAISE(auto builder, MakeBuilder(arrays[0]->type, pool));
+  const TypeRef& type = arrays[0]->type;
+  int64_t length = 0;
   for (const auto& a : arrays) {
-    if (!a->type->Equals(*arrays[0]->type)) {
-      return Status::TypeError("cannot concatenate {} with {}", arrays[0]->type->ToString(),
+    if (!a->type->Equals(*type)) {
+      return Status::TypeError("cannot concatenate {} with {}", type->ToString(),
                                a->type->ToString());
     }
-    QUIVER_RETURN_NOT_OK(builder->AppendArraySlice(*a, 0, a->length));
+    length += a->length;
   }
+  if (AreConsecutiveSlices(arrays)) {
+    ArrayRef out = arrays[0]->Slice(0, length);
+    int64_t nulls = 0;
+    for (const auto& a : arrays) {
+      if (a->null_count == kUnknownNullCount) {
+        nulls = kUnknownNullCount;
+        break;
+      }
+      nulls += a->null_count;
+    }
+    out->null_count = type->id == TypeId::kNull ? length : nulls;
+    return out;
+  }
+  // Fast paths for flat layouts; nested, dictionary, view and other types
+  // go through a builder.
+  const bool flat = arrays[0]->children.empty() && arrays[0]->dictionary == nullptr;
+  if (flat && type->id != TypeId::kBool && type->id != TypeId::kDictionary &&
+      type->is_fixed_width() && type->byte_width_of_values() > 0) {
+    return ConcatenateFixed(arrays, length, pool);
+  }
+  if (flat && (type->id == TypeId::kString || type->id == TypeId::kBinary)) {
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef out, ConcatenateBinary<int32_t>(arrays, length, pool));
+    if (out != nullptr) return out;
+  }
+  if (flat && (type->id == TypeId::kLargeString || type->id == TypeId::kLargeBinary)) {
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef out, ConcatenateBinary<int64_t>(arrays, length, pool));
+    if (out != nullptr) return out;
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto builder, MakeBuilder(type, pool));
+  for (const auto& a : arrays) QUIVER_RETURN_NOT_OK(builder->AppendArraySlice(*a, 0, a->length));
   return builder->Finish();
 }
 

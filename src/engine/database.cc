@@ -171,6 +171,13 @@ Status QueryStream::Next(RecordBatchRef* out) {
   return Status::OK();
 }
 
+Status QueryStream::NextBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
+                               bool* timed_out) {
+  *timed_out = false;
+  if (state_->channel) return state_->channel->PopBefore(until, out, timed_out);
+  return Next(out);
+}
+
 void QueryStream::Cancel() {
   state_->cancelled.store(true);
   if (state_->ctx) state_->ctx->CancelByUser();

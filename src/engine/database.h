@@ -94,6 +94,10 @@ class QueryStream {
   // The next batch, *out == nullptr at the end; the query's error (Cancelled
   // after Cancel) instead.
   Status Next(RecordBatchRef* out);
+  // Next that waits for a batch no later than `until`: then *timed_out and
+  // *out == nullptr (the stream goes on). For readers that gather batches.
+  Status NextBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
+                    bool* timed_out);
   // Thread-safe: the query stops at its next chunk boundary.
   void Cancel();
   // After the end: the command tag ("INSERT 0 3", "CREATE TABLE"; empty for

@@ -39,6 +39,14 @@ class BatchStream {
   virtual const SchemaRef& schema() const = 0;
   // The next batch, or *out == nullptr at the end.
   virtual Status Next(RecordBatchRef* out) = 0;
+  // Next that waits no later than `until` (then *timed_out, *out null, and
+  // the stream goes on): the server gathers small batches into bigger
+  // messages without holding back the ones it has for long.
+  virtual Status NextBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
+                            bool* timed_out) {
+    *timed_out = false;
+    return Next(out);
+  }
   // Thread-safe: the running statement stops, and Next fails with Cancelled.
   virtual void Cancel() = 0;
   // After the end: rows inserted, updated or deleted (-1: not a DML command)

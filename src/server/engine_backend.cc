@@ -39,6 +39,10 @@ class EngineStream final : public BatchStream {
   explicit EngineStream(std::unique_ptr<QueryStream> stream) : stream_(std::move(stream)) {}
   const SchemaRef& schema() const override { return stream_->schema(); }
   Status Next(RecordBatchRef* out) override { return stream_->Next(out); }
+  Status NextBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
+                    bool* timed_out) override {
+    return stream_->NextBefore(until, out, timed_out);
+  }
   void Cancel() override { stream_->Cancel(); }
   int64_t rows_affected() const override {
     return stream_->has_rows() ? -1 : stream_->rows_affected();

@@ -45,9 +45,11 @@ struct FlightServerOptions {
   // server without --data reads and writes no files).
   std::vector<std::string> data_dirs;
   bool confine_files = false;
-  // Rows per record batch sent to clients (larger engine batches are sent
-  // as slices, smaller ones as they are).
+  // Record batches sent to clients: the engine's batches are merged up to
+  // about batch_bytes (or max_batch_rows) per message, and larger ones are
+  // sent as slices of max_batch_rows.
   int64_t max_batch_rows = 65536;
+  int64_t batch_bytes = int64_t{4} << 20;
   bool verbose = false;  // log every RPC
   // Where log lines go (one line each, no newline); default: stderr.
   std::function<void(const std::string&)> log;

@@ -2,8 +2,10 @@
 // Actions live in handler_actions.cc, DoPut in handler_put.cc.
 #include "server/handler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
+#include <vector>
 
 #include "formats/ipc/message_codec.h"
 #include "server/metadata.h"
@@ -24,6 +26,52 @@ std::string QuoteIdentifier(const std::string& name) {
     out += c;
   }
   return out + "\"";
+}
+
+// About the bytes of `a`'s rows in an IPC body (buffers shared with rows
+// outside the slice are not counted).
+int64_t ArrayBytes(const ArrayData& a) {
+  const DataType& t = *a.type;
+  int64_t n = a.buffers.empty() || a.buffers[0] == nullptr ? 0 : bit_util::BytesForBits(a.length);
+  if (a.children.empty() && a.dictionary == nullptr && t.id != TypeId::kBool &&
+      t.is_fixed_width() && t.byte_width_of_values() > 0) {
+    return n + a.length * t.byte_width_of_values();
+  }
+  if (a.length > 0 && (t.id == TypeId::kString || t.id == TypeId::kBinary)) {
+    const int32_t* offsets = a.GetValues<int32_t>(1);
+    return n + (a.length + 1) * 4 + (offsets[a.length] - offsets[0]);
+  }
+  if (a.length > 0 && (t.id == TypeId::kLargeString || t.id == TypeId::kLargeBinary)) {
+    const int64_t* offsets = a.GetValues<int64_t>(1);
+    return n + (a.length + 1) * 8 + (offsets[a.length] - offsets[0]);
+  }
+  // Other layouts: the whole buffers (an overestimate for slices).
+  for (size_t i = 1; i < a.buffers.size(); ++i) n += a.buffers[i] ? a.buffers[i]->size() : 0;
+  for (const auto& c : a.children) n += ArrayBytes(*c);
+  return n;
+}
+
+int64_t BatchBytes(const RecordBatch& batch) {
+  int64_t n = 0;
+  for (const auto& c : batch.columns()) n += ArrayBytes(*c);
+  return n;
+}
+
+// The rows of `batches` (of one schema) as one batch: column slices when
+// they are consecutive slices of the same buffers, else copies.
+Result<RecordBatchRef> ConcatenateBatches(const std::vector<RecordBatchRef>& batches) {
+  const int width = batches[0]->num_columns();
+  int64_t rows = 0;
+  for (const auto& b : batches) rows += b->num_rows();
+  std::vector<ArrayRef> columns;
+  columns.reserve(static_cast<size_t>(width));
+  std::vector<ArrayRef> pieces(batches.size());
+  for (int c = 0; c < width; ++c) {
+    for (size_t i = 0; i < batches.size(); ++i) pieces[i] = batches[i]->column(c);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, Concatenate(pieces));
+    columns.push_back(std::move(a));
+  }
+  return RecordBatch::Make(batches[0]->schema(), rows, std::move(columns));
 }
 
 int64_t RowsOf(const std::vector<RecordBatchRef>& batches) {
@@ -57,53 +105,27 @@ class ExecutionStream final : public TicketStream {
 
   const SchemaRef& schema() const override { return schema_; }
 
+  // Batches leave in messages of about options.batch_bytes: the engine's
+  // small batches (a vector of rows each) are merged, since every message
+  // costs the server a few thread hand-offs and the client a batch to
+  // decode and import; big ones leave in slices of max_batch_rows rows.
   Status Next(RecordBatchRef* out) override {
     *out = nullptr;
-    for (;;) {
-      if (pending_ != nullptr) {
-        const int64_t max = handler_->options_.max_batch_rows;
-        if (pending_->num_rows() - pending_offset_ <= max && pending_offset_ == 0) {
-          *out = std::move(pending_);
-        } else {
-          const int64_t n = std::min(max, pending_->num_rows() - pending_offset_);
-          *out = pending_->Slice(pending_offset_, n);
-          pending_offset_ += n;
-          if (pending_offset_ >= pending_->num_rows()) pending_ = nullptr;
-        }
-        rows_ += (*out)->num_rows();
-        return Status::OK();
-      }
-      if (e_->query == nullptr) {
-        if (next_batch_ >= e_->batches.size()) return Status::OK();
-        if (e_->cancel->cancelled()) return Cancelled();
-        pending_ = e_->batches[next_batch_++];
-        pending_offset_ = 0;
-        continue;
-      }
-      if (stream_ == nullptr) return Status::OK();
-      RecordBatchRef batch;
-      Status st = stream_->Next(&batch);
-      if (!st.ok())
-        return st.code() == StatusCode::kCancelled && e_->cancel->cancelled() ? Cancelled() : st;
-      if (batch == nullptr) {
-        Close();
-        QUIVER_RETURN_NOT_OK(StartNext());
-        continue;
-      }
-      if (batch->num_columns() != schema_->num_fields()) {
-        return Status::Invalid("parameter rows produce results of different shapes");
-      }
-      for (int i = 0; i < batch->num_columns(); ++i) {
-        if (!batch->column(i)->type->Equals(*schema_->field(i)->type)) {
-          return Status::Invalid(
-              "parameter rows produce different result types for column \"{}\" ({} and {})",
-              schema_->field(i)->name, schema_->field(i)->type->ToString(),
-              batch->column(i)->type->ToString());
-        }
-      }
-      pending_ = RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
-      pending_offset_ = 0;
+    if (pending_ == nullptr) {
+      QUIVER_RETURN_NOT_OK(Gather());
+      if (pending_ == nullptr) return Status::OK();
     }
+    const int64_t max = handler_->options_.max_batch_rows;
+    if (pending_->num_rows() - pending_offset_ <= max && pending_offset_ == 0) {
+      *out = std::move(pending_);
+    } else {
+      const int64_t n = std::min(max, pending_->num_rows() - pending_offset_);
+      *out = pending_->Slice(pending_offset_, n);
+      pending_offset_ += n;
+      if (pending_offset_ >= pending_->num_rows()) pending_ = nullptr;
+    }
+    rows_ += (*out)->num_rows();
+    return Status::OK();
   }
 
   void Cancel() override { e_->cancel->Cancel(); }
@@ -123,6 +145,81 @@ class ExecutionStream final : public TicketStream {
 
  private:
   static Status Cancelled() { return Status::Cancelled("canceling statement due to user request"); }
+
+  // The next message's rows into pending_ (null at the end): batches as
+  // they come until batch_bytes or max_batch_rows, or until kGatherWait
+  // has passed since the first one (a slow query's rows are not held back).
+  Status Gather() {
+    static constexpr auto kGatherWait = std::chrono::milliseconds(20);
+    const int64_t max_rows = handler_->options_.max_batch_rows;
+    const int64_t max_bytes = handler_->options_.batch_bytes;
+    std::vector<RecordBatchRef> parts;
+    int64_t rows = 0;
+    int64_t bytes = 0;
+    std::chrono::steady_clock::time_point until;
+    while (rows < max_rows && bytes < max_bytes) {
+      RecordBatchRef batch = std::move(lookahead_);
+      if (batch == nullptr) {
+        QUIVER_RETURN_NOT_OK(Pull(parts.empty() ? nullptr : &until, &batch));
+        if (batch == nullptr) break;  // the end, or waited long enough
+      }
+      if (!parts.empty() && rows + batch->num_rows() > max_rows) {
+        lookahead_ = std::move(batch);
+        break;
+      }
+      if (parts.empty()) until = std::chrono::steady_clock::now() + kGatherWait;
+      rows += batch->num_rows();
+      bytes += BatchBytes(*batch);
+      parts.push_back(std::move(batch));
+    }
+    pending_offset_ = 0;
+    if (parts.size() <= 1) {
+      pending_ = parts.empty() ? nullptr : std::move(parts[0]);
+      return Status::OK();
+    }
+    QUIVER_ASSIGN_OR_RAISE(pending_, ConcatenateBatches(parts));
+    return Status::OK();
+  }
+
+  // The next batch of the execution (null at the end, or when `until` is
+  // given and passes first).
+  Status Pull(const std::chrono::steady_clock::time_point* until, RecordBatchRef* out) {
+    *out = nullptr;
+    for (;;) {
+      if (e_->query == nullptr) {
+        if (next_batch_ >= e_->batches.size()) return Status::OK();
+        if (e_->cancel->cancelled()) return Cancelled();
+        *out = e_->batches[next_batch_++];
+        return Status::OK();
+      }
+      if (stream_ == nullptr) return Status::OK();
+      RecordBatchRef batch;
+      bool timed_out = false;
+      Status st = until != nullptr ? stream_->NextBefore(*until, &batch, &timed_out)
+                                   : stream_->Next(&batch);
+      if (!st.ok())
+        return st.code() == StatusCode::kCancelled && e_->cancel->cancelled() ? Cancelled() : st;
+      if (timed_out) return Status::OK();
+      if (batch == nullptr) {
+        Close();
+        QUIVER_RETURN_NOT_OK(StartNext());
+        continue;
+      }
+      if (batch->num_columns() != schema_->num_fields()) {
+        return Status::Invalid("parameter rows produce results of different shapes");
+      }
+      for (int i = 0; i < batch->num_columns(); ++i) {
+        if (!batch->column(i)->type->Equals(*schema_->field(i)->type)) {
+          return Status::Invalid(
+              "parameter rows produce different result types for column \"{}\" ({} and {})",
+              schema_->field(i)->name, schema_->field(i)->type->ToString(),
+              batch->column(i)->type->ToString());
+        }
+      }
+      *out = RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+      return Status::OK();
+    }
+  }
 
   // Starts the statement for the next parameter row; none left: stream_ null.
   Status StartNext() {
@@ -154,8 +251,9 @@ class ExecutionStream final : public TicketStream {
   std::unique_ptr<BatchStream> stream_;
   size_t started_ = 0;
   size_t next_batch_ = 0;
-  RecordBatchRef pending_;
+  RecordBatchRef pending_;  // being sent, in slices when big
   int64_t pending_offset_ = 0;
+  RecordBatchRef lookahead_;  // pulled, for the next message
   int64_t rows_ = 0;
   int64_t id_ = 0;
   std::chrono::steady_clock::time_point start_;

@@ -45,6 +45,7 @@ struct ServeArgs {
   int max_connections = 0;
   double token_ttl = 3600;
   int64_t max_batch_rows = 65536;
+  std::string batch_bytes;
   int64_t demo_rows = 100000;
   int threads = 0;
   bool verbose = false;
@@ -184,6 +185,10 @@ Status RunServe(const ServeArgs& args) {
   options.read_only = args.read_only;
   options.max_connections = args.max_connections;
   options.max_batch_rows = args.max_batch_rows;
+  if (!args.batch_bytes.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(options.batch_bytes, ParseMemorySize(args.batch_bytes));
+    if (options.batch_bytes < 1) return Status::Invalid("--batch-bytes must be positive");
+  }
   options.verbose = args.verbose;
   options.token_ttl = std::chrono::seconds(static_cast<int64_t>(args.token_ttl));
   options.query_timeout =
@@ -319,6 +324,9 @@ CommandAction AddServeCommand(CLI::App* app) {
   cmd->add_option("--max-batch-rows", args->max_batch_rows,
                   "Rows per record batch sent (default 65536; larger batches are split)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+  cmd->add_option("--batch-bytes", args->batch_bytes,
+                  "Bytes per record batch sent, e.g. 4MB (the default): the query's smaller "
+                  "batches are merged up to it");
   cmd->add_option("--demo-rows", args->demo_rows, "Rows of the demo table (default 100000)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 32));
   cmd->add_option("--threads", args->threads, "Worker threads per query (default: all cores)")

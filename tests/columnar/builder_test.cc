@@ -99,6 +99,50 @@ TEST(BuilderTest, StructAndDictionary) {
   EXPECT_TRUE(ArrayEquals(*a, *copy));
 }
 
+// Concatenate's fast paths (fixed width, strings) and its zero-copy case
+// (consecutive slices of one array), checked slot by slot against the input.
+TEST(BuilderTest, ConcatenateFastPathsAndSlices) {
+  Int64Builder ib(int64());
+  StringBuilder sb(utf8());
+  LargeStringBuilder lb(large_utf8());
+  for (int i = 0; i < 100; ++i) {
+    if (i % 7 == 3) {
+      ASSERT_TRUE(ib.AppendNull().ok());
+      ASSERT_TRUE(sb.AppendNull().ok());
+      ASSERT_TRUE(lb.AppendNull().ok());
+    } else {
+      ASSERT_TRUE(ib.Append(i * 1000003).ok());
+      ASSERT_TRUE(sb.Append(std::string(static_cast<size_t>(i % 5), 'a' + i % 26)).ok());
+      ASSERT_TRUE(lb.Append(std::string(static_cast<size_t>(i % 3), 'A' + i % 26)).ok());
+    }
+  }
+  for (ArrayRef a : {Unwrap(ib.Finish()), Unwrap(sb.Finish()), Unwrap(lb.Finish())}) {
+    SCOPED_TRACE(a->type->ToString());
+    // Consecutive slices: the result is a slice of the same buffers.
+    ArrayRef run = Unwrap(Concatenate({a->Slice(5, 10), a->Slice(15, 0), a->Slice(15, 30)}));
+    ASSERT_TRUE(run->Validate(true).ok()) << run->Validate(true).ToString();
+    EXPECT_EQ(run->length, 40);
+    EXPECT_EQ(run->offset, a->offset + 5);
+    EXPECT_EQ(run->buffers[1].get(), a->buffers[1].get());
+    EXPECT_TRUE(ArrayRangeEquals(*run, 0, *a, 5, 40));
+    EXPECT_EQ(run->GetNullCount(), a->Slice(5, 40)->GetNullCount());
+    // Out of order, at odd bit offsets, with and without nulls: a copy.
+    ArrayRef copy = Unwrap(Concatenate({a->Slice(61, 13), a->Slice(3, 1), a->Slice(0, 3), a}));
+    ASSERT_TRUE(copy->Validate(true).ok()) << copy->Validate(true).ToString();
+    ASSERT_EQ(copy->length, 117);
+    EXPECT_NE(copy->buffers[1].get(), a->buffers[1].get());
+    EXPECT_TRUE(ArrayRangeEquals(*copy, 0, *a, 61, 13));
+    EXPECT_TRUE(ArrayRangeEquals(*copy, 13, *a, 3, 1));
+    EXPECT_TRUE(ArrayRangeEquals(*copy, 14, *a, 0, 3));
+    EXPECT_TRUE(ArrayRangeEquals(*copy, 17, *a, 0, 100));
+    EXPECT_EQ(copy->GetNullCount(), 2 + 1 + 0 + 14);
+    // No nulls in the parts: no validity bitmap.
+    ArrayRef dense = Unwrap(Concatenate({a->Slice(0, 3), a->Slice(4, 3)}));
+    EXPECT_EQ(dense->buffers[0], nullptr);
+    EXPECT_TRUE(ArrayRangeEquals(*dense, 3, *a, 4, 3));
+  }
+}
+
 TEST(BuilderTest, ValidateRejectsBadOffsets) {
   StringBuilder b(utf8());
   ASSERT_TRUE(b.Append("abc").ok());

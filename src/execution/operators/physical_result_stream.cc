@@ -31,7 +31,19 @@ struct StreamLocal : LocalSinkState {
 }  // namespace
 
 Status ResultChannel::Pop(RecordBatchRef* out) {
+  bool timed_out;
+  return PopImpl(nullptr, out, &timed_out);
+}
+
+Status ResultChannel::PopBefore(std::chrono::steady_clock::time_point until,
+                                RecordBatchRef* out, bool* timed_out) {
+  return PopImpl(&until, out, timed_out);
+}
+
+Status ResultChannel::PopImpl(const std::chrono::steady_clock::time_point* until,
+                              RecordBatchRef* out, bool* timed_out) {
   *out = nullptr;
+  *timed_out = false;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (aborted_) {
@@ -45,7 +57,13 @@ Status ResultChannel::Pop(RecordBatchRef* out) {
     } else if (closed_) {
       return final_;
     }
-    cv_.wait(lock);
+    if (until == nullptr) {
+      cv_.wait(lock);
+    } else if (cv_.wait_until(lock, *until) == std::cv_status::timeout && ready_.empty() &&
+               !closed_) {
+      *timed_out = true;
+      return Status::OK();
+    }
   }
 }
 

@@ -15,6 +15,7 @@
 // cancellation and the deadline (ExecutionContext::cancelled()).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -35,6 +36,9 @@ class ResultChannel {
   // Consumer: the next batch; nullptr after the last. The query's error
   // (or Cancelled after Abort) once it has ended.
   Status Pop(RecordBatchRef* out);
+  // Pop that waits no later than `until`: then *timed_out, *out null.
+  Status PopBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
+                   bool* timed_out);
   // Consumer: stop taking batches; blocked producers wake and fail.
   void Abort();
   // The thread that ran the query: it has ended with `status`.
@@ -55,6 +59,9 @@ class ResultChannel {
       return position > o.position || (position == o.position && seq > o.seq);
     }
   };
+  // Pop with an optional deadline.
+  Status PopImpl(const std::chrono::steady_clock::time_point* until, RecordBatchRef* out,
+                 bool* timed_out);
   // Moves the emittable held batches to the queue, waiting for room.
   // REQUIRES: lock holds mu_.
   Status Drain(ExecutionContext& ctx, std::unique_lock<std::mutex>& lock);
