@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/thread_pool.h"
+#include "execution/execution_context.h"
 #include "vector/data_chunk.h"
 #include "vector/value.h"
 
@@ -115,7 +116,10 @@ int RowComparator::Compare(uint32_t i, uint32_t j) const {
 }
 
 Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
-                                              const std::vector<SortKey>& keys, int64_t n) {
+                                              const std::vector<SortKey>& keys, int64_t n,
+                                              const ExecutionContext* ctx) {
+  // Rows per slice sorted between two cancellation checks (a few ms each).
+  constexpr int64_t kSliceRows = int64_t{1} << 16;
   std::vector<uint32_t> perm(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
   RowComparator cmp(columns, keys);
@@ -123,16 +127,21 @@ Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& colum
     const int c = cmp.Compare(a, b);
     return c < 0 || (c == 0 && a < b);
   };
-  const int threads = std::max(1, DefaultParallelism());
-  if (n < 100000 || threads == 1) {
+  auto check = [ctx]() -> Status {
+    return ctx != nullptr && ctx->cancelled() ? ctx->CancelStatus() : Status::OK();
+  };
+  if (n < 100000) {
     std::sort(perm.begin(), perm.end(), less);
     return perm;
   }
-  // Sort slices in parallel, then merge them pairwise.
-  const int64_t slices = threads;
+  // Sort slices in parallel, then merge them pairwise. At least one slice per
+  // thread, and slices small enough that a cancel is seen soon.
+  const int64_t threads = std::max(1, DefaultParallelism());
+  const int64_t slices = std::max(threads, (n + kSliceRows - 1) / kSliceRows);
   std::vector<int64_t> bounds;
   for (int64_t s = 0; s <= slices; ++s) bounds.push_back(n * s / slices);
   QUIVER_RETURN_NOT_OK(ParallelFor(slices, [&](int64_t s) -> Status {
+    QUIVER_RETURN_NOT_OK(check());
     std::sort(perm.begin() + bounds[static_cast<size_t>(s)], perm.begin() + bounds[static_cast<size_t>(s + 1)], less);
     return Status::OK();
   }));
@@ -140,6 +149,7 @@ Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& colum
     std::vector<int64_t> next{0};
     const size_t pairs = (bounds.size() - 1) / 2;
     QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(pairs), [&](int64_t p) -> Status {
+      QUIVER_RETURN_NOT_OK(check());
       const size_t a = static_cast<size_t>(p) * 2;
       std::inplace_merge(perm.begin() + bounds[a], perm.begin() + bounds[a + 1], perm.begin() + bounds[a + 2], less);
       return Status::OK();

@@ -16,10 +16,15 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+class ExecutionContext;
+
 // A permutation of 0..n-1 ordering the rows of `columns` by `keys`; ties
-// keep the input order. Sorts slices on the thread pool and merges them.
+// keep the input order. Sorts slices on the thread pool and merges them;
+// between slices and merges it stops with ctx's CancelStatus once ctx (may
+// be null) is cancelled, so a big sort does not outlive its query's cancel.
 Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
-                                              const std::vector<SortKey>& keys, int64_t n);
+                                              const std::vector<SortKey>& keys, int64_t n,
+                                              const ExecutionContext* ctx = nullptr);
 
 // Compares rows i and j: negative, zero or positive.
 class RowComparator {

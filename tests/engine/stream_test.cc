@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "engine/database.h"
+#include "execution/execution_context.h"
+#include "execution/sort_util.h"
 
 namespace quiver {
 namespace {
@@ -128,6 +130,46 @@ TEST_F(StreamTest, CancelAfterOneBatchStopsTheQuery) {
   }
   // The stream is gone: the query's memory is released.
   EXPECT_EQ(DefaultMemoryPool()->bytes_allocated(), before);
+}
+
+// A big ORDER BY stops when its query is cancelled, wherever the cancel
+// lands (scan, sort, output), and frees what it held.
+TEST_F(StreamTest, CancelStopsALargeSort) {
+  ASSERT_TRUE(db_.Execute("CREATE TABLE big AS SELECT x, (x::BIGINT * 7919) % 100003 AS y "
+                          "FROM generate_series(1, 1000000) s(x)")
+                  .ok());
+  const int64_t before = DefaultMemoryPool()->bytes_allocated();
+  for (int wait_us : {0, 2000, 20000}) {
+    auto s = db_.ExecuteStream("SELECT x, y FROM big ORDER BY y DESC, x");
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    std::this_thread::sleep_for(std::chrono::microseconds(wait_us));
+    (*s)->Cancel();
+    Status st;
+    for (;;) {
+      RecordBatchRef b;
+      st = (*s)->Next(&b);
+      if (!st.ok() || b == nullptr) break;
+    }
+    EXPECT_EQ(st.code(), StatusCode::kCancelled) << st.ToString();
+  }
+  EXPECT_EQ(DefaultMemoryPool()->bytes_allocated(), before);
+  // The sort itself checks: a cancelled context stops it before it is done.
+  auto r = db_.Execute("SELECT y FROM big");
+  ASSERT_TRUE(r.ok());
+  std::vector<ArrayRef> pieces;
+  for (const auto& b : r->batches) pieces.push_back(b->column(0));
+  ArrayRef column = Concatenate(pieces).ValueOrDie();
+  exec::ExecutionContext ctx(-1);
+  ctx.CancelByUser();
+  auto perm = exec::SortPermutation({column}, {exec::SortKey{0, true, false}}, column->length, &ctx);
+  ASSERT_FALSE(perm.ok());
+  EXPECT_EQ(perm.status().message(), "canceling statement due to user request");
+  exec::ExecutionContext running(-1);
+  auto sorted = exec::SortPermutation({column}, {exec::SortKey{0, true, false}}, column->length,
+                                      &running);
+  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
+  const int64_t* y = column->GetValues<int64_t>(1);
+  for (size_t i = 1; i < sorted->size(); ++i) ASSERT_GE(y[(*sorted)[i - 1]], y[(*sorted)[i]]);
 }
 
 TEST_F(StreamTest, DestroyingAnUnreadStreamStopsTheQuery) {

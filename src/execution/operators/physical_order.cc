@@ -160,7 +160,7 @@ Status PhysicalOrder::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) c
     g.begin = std::min(offset_, k);
     g.end = k;
   } else {
-    QUIVER_ASSIGN_OR_RAISE(g.perm, SortPermutation(g.columns, keys_, n));
+    QUIVER_ASSIGN_OR_RAISE(g.perm, SortPermutation(g.columns, keys_, n, &ctx));
     g.begin = 0;
     g.end = n;
   }
