@@ -82,6 +82,8 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator&
       return PlanLimit(op.As<plan::LogicalLimit>());
     case LogicalOpType::kSetOp:
       return PlanSetOperation(op.As<plan::LogicalSetOp>());
+    case LogicalOpType::kWindow:
+      return PlanWindow(op.As<plan::LogicalWindow>());
     case LogicalOpType::kInsert:
     case LogicalOpType::kUpdate:
     case LogicalOpType::kDelete:

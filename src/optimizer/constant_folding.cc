@@ -106,7 +106,9 @@ void Fold(ExprPtr* e) {
     x.children = std::move(kept);
     return;
   }
-  if (x.type == ExprType::kConstant || x.type == ExprType::kAggregate) return;
+  if (x.type == ExprType::kConstant || x.type == ExprType::kAggregate ||
+      x.type == ExprType::kWindow)
+    return;
   if (!x.IsFoldable()) {
     UnwrapDateCast(e);
     return;

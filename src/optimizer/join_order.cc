@@ -111,6 +111,7 @@ void EstimateCardinalities(LogicalOperator* op) {
     }
     case LogicalOpType::kProjection:
     case LogicalOpType::kOrder:
+    case LogicalOpType::kWindow:
       est = child(0);
       break;
     case LogicalOpType::kAggregate:

@@ -708,7 +708,7 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   const std::string& name = e.name;
   const FunctionRegistry& reg = FunctionRegistry::Get();
   const bool is_aggregate = reg.HasAggregate(name) || (name == "count");
-  if (e.has_window) return Status::Unsupported("window functions").WithPosition(e.location);
+  if (e.has_window) return BindWindow(e);
   if (is_aggregate) return BindAggregate(e);
   if (e.distinct || e.star) {
     return Status::Invalid("DISTINCT specified, but {} is not an aggregate function", name)
@@ -851,7 +851,8 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
 }
 
 Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,
-                                          int group_index, int aggregate_index, int location) {
+                                          int group_index, int aggregate_index, int location,
+                                          int window_index) {
   for (size_t i = 0; i < groups.size(); ++i) {
     if ((*expr)->Equals(*groups[i])) {
       std::string alias = (*expr)->alias.empty() ? groups[i]->alias : (*expr)->alias;
@@ -861,7 +862,8 @@ Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprP
   }
   Expression& e = **expr;
   if (const auto* ref = e.TryAs<ColumnRefExpression>(); ref != nullptr && ref->depth == 0) {
-    if (ref->binding.table == aggregate_index || ref->binding.table == group_index)
+    if (ref->binding.table == aggregate_index || ref->binding.table == group_index ||
+        (window_index >= 0 && ref->binding.table == window_index))
       return Status::OK();
     return Status::Invalid(
                "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate "
@@ -871,7 +873,8 @@ Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprP
   }
   if (e.type == ExprType::kSubquery) return Status::OK();  // handled by the subquery planner
   for (auto& c : e.children) {
-    QUIVER_RETURN_NOT_OK(ReplaceGroupKeys(&c, groups, group_index, aggregate_index, location));
+    QUIVER_RETURN_NOT_OK(
+        ReplaceGroupKeys(&c, groups, group_index, aggregate_index, location, window_index));
   }
   return Status::OK();
 }

@@ -77,6 +77,11 @@ struct Binder::SelectBinding {
   int aggregate_index = -1;
   std::vector<ExprPtr> groups;
   std::vector<ExprPtr> aggregates;
+  // Window function calls (WindowExpressions over the FROM scope, or over
+  // the aggregate's output when the query aggregates), referenced as
+  // (window_index, k); computed by a LogicalWindow below the select list.
+  int window_index = -1;
+  std::vector<ExprPtr> windows;
   // The select list's expressions (then hidden ORDER BY columns) and names.
   std::vector<ExprPtr> select_exprs;
   std::vector<std::string> names;
@@ -98,12 +103,21 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
   sb.has_aggregates = HasAggregation(node, sb);
   sb.group_index = state_->NewTableIndex();
   sb.aggregate_index = state_->NewTableIndex();
+  sb.window_index = state_->NewTableIndex();
   QUIVER_RETURN_NOT_OK(BindGroupBy(node, &sb));
-  QUIVER_RETURN_NOT_OK(BindSelectList(&sb));
+  QUIVER_RETURN_NOT_OK(BindSelectList(node, &sb));
   QUIVER_RETURN_NOT_OK(BindHaving(node, &sb));
   QUIVER_RETURN_NOT_OK(BindOrderBy(node, &sb));
   if (sb.has_aggregates) {
+    // Window functions read group keys and aggregates only.
+    for (auto& w : sb.windows) QUIVER_RETURN_NOT_OK(ReferToAggregation(sb, &w, -1));
     QUIVER_ASSIGN_OR_RAISE(plan, PlanAggregation(&sb, std::move(plan)));
+  }
+  if (!sb.windows.empty()) {
+    auto window = std::make_unique<LogicalWindow>(sb.window_index);
+    window->expressions = std::move(sb.windows);
+    window->children.push_back(std::move(plan));
+    plan = std::move(window);
   }
   return PlanSelectOutput(node, &sb, std::move(plan));
 }
@@ -174,6 +188,16 @@ bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
     for (const auto& c : e.children) {
       if (c && contains_agg(*c)) return true;
     }
+    if (e.filter && contains_agg(*e.filter)) return true;
+    if (e.window) {
+      // sum(x) OVER (ORDER BY sum(y)): the window's keys may aggregate too.
+      for (const auto& p : e.window->partition_by) {
+        if (contains_agg(*p)) return true;
+      }
+      for (const auto& o : e.window->order_by) {
+        if (contains_agg(*o.expr)) return true;
+      }
+    }
     if (e.case_arg && contains_agg(*e.case_arg)) return true;
     if (e.case_else && contains_agg(*e.case_else)) return true;
     return false;
@@ -234,14 +258,14 @@ Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
 // In an aggregating query, `*e` (bound above the aggregate) reads group
 // keys and aggregates only (`location`: where to point an error).
 Status Binder::ReferToAggregation(const SelectBinding& sb, ExprPtr* e, int location) {
-  QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(e, sb.groups, sb.group_index,
-                                                          sb.aggregate_index, location));
+  QUIVER_RETURN_NOT_OK(ExpressionBinder::ReplaceGroupKeys(
+      e, sb.groups, sb.group_index, sb.aggregate_index, location, sb.window_index));
   RemapCorrelatedToGroups(e->get(), sb.groups, sb.group_index);
   return Status::OK();
 }
 
 // The select list (aggregate calls collected into sb->aggregates).
-Status Binder::BindSelectList(SelectBinding* sb) {
+Status Binder::BindSelectList(const SelectNode& node, SelectBinding* sb) {
   for (const auto& t : sb->targets) {
     ExprPtr e;
     if (t.expanded) {
@@ -249,6 +273,7 @@ Status Binder::BindSelectList(SelectBinding* sb) {
     } else {
       ExpressionBinder eb(this, ExpressionBinder::Clause::kSelect);
       if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
+      eb.EnableWindows(&sb->windows, sb->window_index, &node.windows);
       QUIVER_ASSIGN_OR_RAISE(e, eb.Bind(*t.parsed));
     }
     e = ExpressionBinder::ResolveUnknown(std::move(e));
@@ -314,6 +339,7 @@ Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
     if (column < 0) {
       ExpressionBinder eb(this, ExpressionBinder::Clause::kOrderBy);
       if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
+      eb.EnableWindows(&sb->windows, sb->window_index, &node.windows);
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*o.expr));
       e = ExpressionBinder::ResolveUnknown(std::move(e));
       if (sb->has_aggregates) QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, o.expr->location));

@@ -122,7 +122,7 @@ class Binder {
   Status ExpandSelectList(const sql::SelectNode& node, SelectBinding* sb);
   static bool HasAggregation(const sql::SelectNode& node, const SelectBinding& sb);
   Status BindGroupBy(const sql::SelectNode& node, SelectBinding* sb);
-  Status BindSelectList(SelectBinding* sb);
+  Status BindSelectList(const sql::SelectNode& node, SelectBinding* sb);
   Status BindHaving(const sql::SelectNode& node, SelectBinding* sb);
   Status BindOrderBy(const sql::SelectNode& node, SelectBinding* sb);
   static Status ReferToAggregation(const SelectBinding& sb, ExprPtr* e, int location);

@@ -34,6 +34,19 @@ ExprPtr AggregateExpression::CopyNode() const {
   if (filter) e->filter = filter->Copy();
   return e;
 }
+ExprPtr WindowExpression::CopyNode() const {
+  auto e = std::make_unique<WindowExpression>(function, return_type);
+  e->aggregate = aggregate;
+  e->name = name;
+  e->num_args = num_args;
+  e->num_partitions = num_partitions;
+  e->order = order;
+  e->has_filter = has_filter;
+  e->has_start_offset = has_start_offset;
+  e->has_end_offset = has_end_offset;
+  e->frame_options = frame_options;
+  return e;
+}
 ExprPtr InExpression::CopyNode() const { return std::make_unique<InExpression>(negated); }
 ExprPtr SubqueryExpression::CopyNode() const {
   return std::make_unique<SubqueryExpression>(subquery, return_type);
@@ -114,6 +127,22 @@ std::string AggregateExpression::ToString() const {
   return s;
 }
 
+std::string WindowExpression::ToString() const {
+  std::string s = name + "(";
+  for (int i = 0; i < num_args; ++i) s += (i ? ", " : "") + arg(i).ToString();
+  s += ")";
+  if (has_filter) s += " FILTER (WHERE " + children[static_cast<size_t>(filter_index())]->ToString() + ")";
+  s += " OVER (";
+  for (int i = 0; i < num_partitions; ++i) {
+    s += (i ? ", " : "PARTITION BY ") + partition(i).ToString();
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    s += (i ? ", " : num_partitions ? " ORDER BY " : "ORDER BY ") +
+         order_key(static_cast<int>(i)).ToString() + (order[i].descending ? " DESC" : "");
+  }
+  return s + ")";
+}
+
 std::string InExpression::ToString() const {
   std::string s = "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (");
   for (size_t i = 1; i < children.size(); ++i) s += (i > 1 ? ", " : "") + children[i]->ToString();
@@ -181,6 +210,23 @@ bool AggregateExpression::NodeEquals(const Expression& other) const {
   if ((filter == nullptr) != (o.filter == nullptr)) return false;
   return filter == nullptr || filter->Equals(*o.filter);
 }
+bool WindowExpression::NodeEquals(const Expression& other) const {
+  const auto& o = other.As<WindowExpression>();
+  return function == o.function && aggregate == o.aggregate && num_args == o.num_args &&
+         num_partitions == o.num_partitions && order == o.order && has_filter == o.has_filter &&
+         has_start_offset == o.has_start_offset && has_end_offset == o.has_end_offset &&
+         frame_options == o.frame_options;
+}
+bool WindowExpression::SameSort(const WindowExpression& o) const {
+  if (num_partitions != o.num_partitions || !(order == o.order)) return false;
+  for (int i = 0; i < num_partitions; ++i) {
+    if (!partition(i).Equals(o.partition(i))) return false;
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (!order_key(static_cast<int>(i)).Equals(o.order_key(static_cast<int>(i)))) return false;
+  }
+  return true;
+}
 bool InExpression::NodeEquals(const Expression& other) const {
   return negated == other.As<InExpression>().negated;
 }
@@ -199,6 +245,9 @@ size_t ColumnRefExpression::NodeHash() const {
 size_t ConstantExpression::NodeHash() const { return value.Hash(); }
 size_t FunctionExpression::NodeHash() const { return std::hash<const void*>()(function.function); }
 size_t AggregateExpression::NodeHash() const { return std::hash<const void*>()(aggregate); }
+size_t WindowExpression::NodeHash() const {
+  return std::hash<int>()(static_cast<int>(function)) * 31 + std::hash<const void*>()(aggregate);
+}
 
 bool Expression::IsFoldable() const {
   switch (type) {
@@ -206,6 +255,7 @@ bool Expression::IsFoldable() const {
     case ExprType::kBoundRef:
     case ExprType::kAggregate:
     case ExprType::kSubquery:
+    case ExprType::kWindow:
       return false;
     case ExprType::kFunction:
       if (IsVolatile()) return false;

@@ -19,6 +19,9 @@
 //   kIn          InExpression: children[0] [NOT] IN (children[1..]), negated
 //   kSubquery    SubqueryExpression: subquery (binder-only; planning
 //                replaces it by a join)
+//   kWindow      WindowExpression: a window function call with its window;
+//                children = arguments, PARTITION BY keys, ORDER BY keys,
+//                FILTER, frame offsets (only inside LogicalWindow)
 //   OperatorExpression, the kinds that are their operands alone:
 //   kCast        children[0] -> return_type
 //   kCase        children = when0, then0, when1, then1, ..., else
@@ -66,6 +69,7 @@ enum class ExprType : int8_t {
   kCoalesce,
   kAggregate,
   kSubquery,
+  kWindow,
 };
 
 struct BoundSubquery;  // planner/binder.h
@@ -213,6 +217,78 @@ struct AggregateExpression final : Expression {
   ExprPtr CopyNode() const override;
   bool NodeEquals(const Expression& other) const override;
   size_t NodeHash() const override;
+};
+
+// Which window function a WindowExpression computes.
+enum class WindowFunction : int8_t {
+  kAggregate,  // an aggregate over the frame (WindowExpression::aggregate)
+  kRowNumber,
+  kRank,
+  kDenseRank,
+  kPercentRank,
+  kCumeDist,
+  kNtile,
+  kLag,
+  kLead,
+  kFirstValue,
+  kLastValue,
+  kNthValue,
+};
+
+// kWindow: a window function over its window. `children` hold, in order,
+// the arguments (num_args), the PARTITION BY keys (num_partitions), the
+// ORDER BY keys (order.size()), then the FILTER predicate, the frame start
+// offset and the frame end offset where present. Keeping every operand in
+// `children` lets the generic walkers (copy, equality, column pruning,
+// GROUP BY replacement) see them all.
+struct WindowExpression final : Expression {
+  static bool IsKind(ExprType t) { return t == ExprType::kWindow; }
+  WindowExpression(WindowFunction f, TypeRef ret)
+      : Expression(ExprType::kWindow, std::move(ret)), function(f) {}
+  struct OrderFlags {
+    bool descending = false;
+    bool nulls_first = false;
+    bool operator==(const OrderFlags& o) const {
+      return descending == o.descending && nulls_first == o.nulls_first;
+    }
+  };
+  WindowFunction function;
+  const AggregateFunction* aggregate = nullptr;  // kAggregate
+  std::string name;                              // the function's name, for EXPLAIN
+  int num_args = 0;
+  int num_partitions = 0;
+  std::vector<OrderFlags> order;
+  bool has_filter = false;
+  bool has_start_offset = false;
+  bool has_end_offset = false;
+  int32_t frame_options = 0;  // sql::FrameOption bits
+
+  const Expression& arg(int i) const { return *children[static_cast<size_t>(i)]; }
+  const Expression& partition(int i) const {
+    return *children[static_cast<size_t>(num_args + i)];
+  }
+  const Expression& order_key(int i) const {
+    return *children[static_cast<size_t>(num_args + num_partitions + i)];
+  }
+  // Index in `children` of the FILTER, start and end offsets (-1: none).
+  int filter_index() const { return has_filter ? FirstExtra() : -1; }
+  int start_offset_index() const { return has_start_offset ? FirstExtra() + has_filter : -1; }
+  int end_offset_index() const {
+    return has_end_offset ? FirstExtra() + has_filter + has_start_offset : -1;
+  }
+  // Whether `o` has the same PARTITION BY and ORDER BY (so one sort serves both).
+  bool SameSort(const WindowExpression& o) const;
+  std::string ToString() const override;
+
+ protected:
+  ExprPtr CopyNode() const override;
+  bool NodeEquals(const Expression& other) const override;
+  size_t NodeHash() const override;
+
+ private:
+  int FirstExtra() const {
+    return num_args + num_partitions + static_cast<int>(order.size());
+  }
 };
 
 // kIn: children[0] [NOT] IN (children[1..]).

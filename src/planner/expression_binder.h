@@ -28,15 +28,27 @@ class ExpressionBinder {
     aggregate_index_ = aggregate_index;
   }
 
+  // Window mode: window function calls are bound into *windows
+  // (deduplicated) and replaced by references (window_index, k); `named`
+  // holds the query's WINDOW clause.
+  void EnableWindows(std::vector<ExprPtr>* windows, int window_index,
+                     const std::vector<std::shared_ptr<sql::WindowSpec>>* named) {
+    windows_ = windows;
+    window_index_ = window_index;
+    named_windows_ = named;
+  }
+
   Result<ExprPtr> Bind(const sql::ParsedExpr& e);
   // Binds and casts to boolean (WHERE, HAVING, ON): "argument of WHERE must
   // be type boolean, not type integer".
   Result<ExprPtr> BindPredicate(const sql::ParsedExpr& e, const char* clause_name);
 
   // Replaces subtrees equal to groups[i] by (group_index, i); errors on
-  // other depth-0 column references.
+  // other depth-0 column references (but those of the aggregate and of the
+  // window functions, window_index).
   static Status ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,
-                                 int group_index, int aggregate_index, int location);
+                                 int group_index, int aggregate_index, int location,
+                                 int window_index = -1);
 
   // Resolves an untyped literal to text (or `to`), as PostgreSQL does once
   // nothing else decides its type.
@@ -51,6 +63,7 @@ class ExpressionBinder {
   Result<ExprPtr> BindOperator(const sql::ParsedExpr& e);
   Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);
   Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindWindow(const sql::ParsedExpr& e);
   Result<ExprPtr> BindCast(const sql::ParsedExpr& e);
   Result<ExprPtr> BindCase(const sql::ParsedExpr& e);
   Result<ExprPtr> BindIn(const sql::ParsedExpr& e);
@@ -71,6 +84,10 @@ class ExpressionBinder {
   std::vector<ExprPtr>* aggregates_ = nullptr;
   int aggregate_index_ = -1;
   bool inside_aggregate_ = false;
+  std::vector<ExprPtr>* windows_ = nullptr;
+  int window_index_ = -1;
+  const std::vector<std::shared_ptr<sql::WindowSpec>>* named_windows_ = nullptr;
+  bool inside_window_ = false;
 };
 
 // Whether a value of type `from` may be stored in a column of type `to`

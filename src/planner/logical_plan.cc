@@ -245,6 +245,24 @@ std::string LogicalProjection::NodeString() const {
 
 LogicalOpPtr LogicalProjection::CopyNode() const { return std::make_unique<LogicalProjection>(); }
 
+// ---- kWindow ----------------------------------------------------------------
+
+std::vector<ColumnBinding> LogicalWindow::GetColumnBindings() const {
+  auto out = children[0]->GetColumnBindings();
+  for (size_t k = 0; k < expressions.size(); ++k) out.push_back({window_index, static_cast<int>(k)});
+  return out;
+}
+
+std::vector<TypeRef> LogicalWindow::GetTypes() const {
+  auto out = children[0]->GetTypes();
+  for (const auto& e : expressions) out.push_back(e->return_type);
+  return out;
+}
+
+std::string LogicalWindow::NodeString() const { return "WINDOW " + JoinExprs(expressions, ", "); }
+
+LogicalOpPtr LogicalWindow::CopyNode() const { return std::make_unique<LogicalWindow>(window_index); }
+
 // ---- kAggregate -------------------------------------------------------------
 
 std::vector<ColumnBinding> LogicalAggregate::GetColumnBindings() const {

@@ -8,7 +8,7 @@
 //   kAggregate LogicalAggregate, kJoin LogicalJoin, kCrossProduct
 //   LogicalCrossProduct, kOrder LogicalOrder, kLimit LogicalLimit, kTopN
 //   LogicalTopN, kDistinct LogicalDistinct, kSetOp LogicalSetOp,
-//   kInsert / kUpdate / kDelete LogicalModifyTable.
+//   kInsert / kUpdate / kDelete LogicalModifyTable, kWindow LogicalWindow.
 //
 // Each operator's output columns are a list of bindings (GetColumnBindings):
 //   kGet          (table_index, c) for each scanned table column c (column_ids)
@@ -17,6 +17,7 @@
 //   kFilter, kOrder, kLimit, kTopN, kDistinct     the child's
 //   kProjection   (table_index, i) per expression
 //   kAggregate    (group_index, i) per group, then (aggregate_index, j) per aggregate
+//   kWindow       the child's, then (window_index, k) per window function
 //   kJoin         left's + right's; kSemi/kAnti: left's only;
 //                 kMark: left's + (mark_index, 0) (boolean: match / no match / NULL)
 //   kCrossProduct left's + right's
@@ -58,6 +59,7 @@ enum class LogicalOpType : int8_t {
   kInsert,  // appends the child's rows to `target`
   kUpdate,  // replaces `target`'s rows by the child's (new values), counting the matched ones
   kDelete,  // replaces `target`'s rows by the child's unmatched ones, counting the others
+  kWindow,  // the child's rows with window functions computed over them
 };
 
 // Whether `t` writes a table (kInsert, kUpdate, kDelete): such an operator is
@@ -284,6 +286,22 @@ struct LogicalAggregate final : LogicalOperator {
   std::string NodeString() const override;
   LogicalOpPtr CopyNode() const override;
   void VisitOwnExpressions(const std::function<void(ExprPtr*)>& f) override;
+};
+
+// kWindow: every row of the child, plus one column per window function in
+// `expressions` (WindowExpressions, over the child's columns), bound as
+// (window_index, k). Rows come out in no particular order.
+struct LogicalWindow final : LogicalOperator {
+  static bool IsKind(LogicalOpType t) { return t == LogicalOpType::kWindow; }
+  explicit LogicalWindow(int window_index)
+      : LogicalOperator(LogicalOpType::kWindow), window_index(window_index) {}
+  int window_index = -1;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<TypeRef> GetTypes() const override;
+
+ protected:
+  std::string NodeString() const override;
+  LogicalOpPtr CopyNode() const override;
 };
 
 // kJoin. For every type but kMark, a pair of rows joins when all

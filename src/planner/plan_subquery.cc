@@ -434,7 +434,9 @@ bool OnlyDepth(const Expression& e, int depth) {
       any = true;
       if (ref->depth != depth) ok = false;
     }
-    if (x.type == ExprType::kAggregate || x.type == ExprType::kSubquery) ok = false;
+    if (x.type == ExprType::kAggregate || x.type == ExprType::kSubquery ||
+        x.type == ExprType::kWindow)
+      ok = false;
   });
   return ok && (any || depth == 0);
 }

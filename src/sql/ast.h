@@ -16,6 +16,7 @@ namespace quiver::sql {
 struct SelectNode;
 struct ParsedExpr;
 using ExprPtr = std::unique_ptr<ParsedExpr>;
+struct WindowSpec;
 
 // A type as written: `numeric(15,2)`, `varchar(10)`, `interval day`.
 struct TypeName {
@@ -84,7 +85,8 @@ struct ParsedExpr {
   bool star = false;        // count(*)
   bool symmetric = false;   // BETWEEN SYMMETRIC
   ExprPtr filter;           // aggregate FILTER (WHERE ...)
-  bool has_window = false;  // OVER (...) present (unsupported)
+  bool has_window = false;  // OVER (...) present: a window function call
+  std::shared_ptr<WindowSpec> window;  // its OVER clause (set when has_window)
 
   ExprPtr case_arg;   // CASE x WHEN ...
   ExprPtr case_else;
@@ -138,6 +140,45 @@ struct OrderItem {
   NullsOrder nulls = NullsOrder::kDefault;
 };
 
+// PostgreSQL's frame option bits (parsenodes.h FRAMEOPTION_*), as
+// WindowSpec::frame_options carries them.
+enum FrameOption : int32_t {
+  kFrameNonDefault = 0x00001,
+  kFrameRange = 0x00002,
+  kFrameRows = 0x00004,
+  kFrameGroups = 0x00008,
+  kFrameBetween = 0x00010,
+  kFrameStartUnboundedPreceding = 0x00020,
+  kFrameEndUnboundedPreceding = 0x00040,
+  kFrameStartUnboundedFollowing = 0x00080,
+  kFrameEndUnboundedFollowing = 0x00100,
+  kFrameStartCurrentRow = 0x00200,
+  kFrameEndCurrentRow = 0x00400,
+  kFrameStartOffsetPreceding = 0x00800,
+  kFrameEndOffsetPreceding = 0x01000,
+  kFrameStartOffsetFollowing = 0x02000,
+  kFrameEndOffsetFollowing = 0x04000,
+  kFrameExcludeCurrentRow = 0x08000,
+  kFrameExcludeGroup = 0x10000,
+  kFrameExcludeTies = 0x20000,
+  // RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+  kFrameDefaults = kFrameRange | kFrameStartUnboundedPreceding | kFrameEndCurrentRow,
+};
+
+// An OVER clause or a WINDOW clause entry: `name` for `WINDOW name AS (...)`,
+// `refname` for `OVER name` / `OVER (name ORDER BY ...)` (a named window
+// this one copies and extends).
+struct WindowSpec {
+  std::string name;
+  std::string refname;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  int32_t frame_options = kFrameDefaults;
+  ExprPtr start_offset;  // n PRECEDING / FOLLOWING of the frame start
+  ExprPtr end_offset;
+  int location = -1;
+};
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> columns;
@@ -166,6 +207,7 @@ struct SelectNode {
   std::vector<ExprPtr> group_by;
   ExprPtr having;
   std::vector<std::vector<ExprPtr>> values;  // VALUES (...), (...)
+  std::vector<std::shared_ptr<WindowSpec>> windows;  // WINDOW w AS (...), ...
 
   std::vector<OrderItem> order_by;
   ExprPtr limit;

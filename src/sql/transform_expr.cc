@@ -275,6 +275,9 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
     }
   }
   if (f.agg_within_group()) return UnsupportedAt(loc, "WITHIN GROUP");
+  if (f.has_over() && f.agg_order_size() > 0) {
+    return UnsupportedAt(loc, "aggregate ORDER BY is not implemented for window functions");
+  }
   if (f.agg_order_size() > 0 && name != "string_agg") {
     return UnsupportedAt(loc, "ORDER BY inside aggregate calls");
   }
@@ -284,6 +287,9 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
   e->distinct = f.agg_distinct();
   e->star = f.agg_star();
   e->has_window = f.has_over();
+  if (f.has_over()) {
+    QUIVER_ASSIGN_OR_RAISE(e->window, TransformWindowDef(f.over()));
+  }
   for (const auto& arg : f.args()) {
     if (arg.has_named_arg_expr()) {
       QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(arg.named_arg_expr().arg()));

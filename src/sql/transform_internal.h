@@ -26,6 +26,10 @@ class Transformer {
   // SELECT and FROM (transform_select.cc).
   Result<std::shared_ptr<SelectNode>> TransformSelect(const pg_query::SelectStmt& s);
   Result<std::unique_ptr<TableRef>> TransformTableRef(const pg_query::Node& node);
+  // ORDER BY items (of a query or a window).
+  Result<OrderItem> TransformSortBy(const pg_query::SortBy& sb);
+  // An OVER clause or WINDOW clause entry.
+  Result<std::shared_ptr<WindowSpec>> TransformWindowDef(const pg_query::WindowDef& w);
 
   const std::string& text() const { return text_; }
 

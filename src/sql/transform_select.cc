@@ -118,11 +118,46 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
   }
 }
 
+Result<OrderItem> Transformer::TransformSortBy(const pg_query::SortBy& sb) {
+  if (sb.sortby_dir() == pg_query::SORTBY_USING) {
+    return UnsupportedAt(sb.location(), "ORDER BY ... USING");
+  }
+  OrderItem item;
+  QUIVER_ASSIGN_OR_RAISE(item.expr, TransformExpr(sb.node()));
+  item.descending = sb.sortby_dir() == pg_query::SORTBY_DESC;
+  item.nulls = sb.sortby_nulls() == pg_query::SORTBY_NULLS_FIRST  ? NullsOrder::kFirst
+               : sb.sortby_nulls() == pg_query::SORTBY_NULLS_LAST ? NullsOrder::kLast
+                                                                  : NullsOrder::kDefault;
+  return item;
+}
+
+Result<std::shared_ptr<WindowSpec>> Transformer::TransformWindowDef(const pg_query::WindowDef& w) {
+  auto spec = std::make_shared<WindowSpec>();
+  spec->name = w.name();
+  spec->refname = w.refname();
+  spec->location = w.location();
+  spec->frame_options = w.frame_options();
+  for (const auto& p : w.partition_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(p));
+    spec->partition_by.push_back(std::move(e));
+  }
+  for (const auto& o : w.order_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(OrderItem item, TransformSortBy(o.sort_by()));
+    spec->order_by.push_back(std::move(item));
+  }
+  if (w.has_start_offset()) {
+    QUIVER_ASSIGN_OR_RAISE(spec->start_offset, TransformExpr(w.start_offset()));
+  }
+  if (w.has_end_offset()) {
+    QUIVER_ASSIGN_OR_RAISE(spec->end_offset, TransformExpr(w.end_offset()));
+  }
+  return spec;
+}
+
 Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query::SelectStmt& s) {
   auto node = std::make_shared<SelectNode>();
   if (s.has_into_clause()) return UnsupportedAt(-1, "SELECT INTO (use CREATE TABLE AS)");
   if (s.locking_clause_size() > 0) return UnsupportedAt(-1, "FOR UPDATE/SHARE");
-  if (s.window_clause_size() > 0) return UnsupportedAt(-1, "window functions");
   if (s.limit_option() == pg_query::LIMIT_OPTION_WITH_TIES) {
     return UnsupportedAt(-1, "FETCH ... WITH TIES");
   }
@@ -192,17 +227,12 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
       QUIVER_ASSIGN_OR_RAISE(node->having, TransformExpr(s.having_clause()));
     }
   }
+  for (const auto& w : s.window_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(auto spec, TransformWindowDef(w.window_def()));
+    node->windows.push_back(std::move(spec));
+  }
   for (const auto& o : s.sort_clause()) {
-    const auto& sb = o.sort_by();
-    if (sb.sortby_dir() == pg_query::SORTBY_USING) {
-      return UnsupportedAt(sb.location(), "ORDER BY ... USING");
-    }
-    OrderItem item;
-    QUIVER_ASSIGN_OR_RAISE(item.expr, TransformExpr(sb.node()));
-    item.descending = sb.sortby_dir() == pg_query::SORTBY_DESC;
-    item.nulls = sb.sortby_nulls() == pg_query::SORTBY_NULLS_FIRST  ? NullsOrder::kFirst
-                 : sb.sortby_nulls() == pg_query::SORTBY_NULLS_LAST ? NullsOrder::kLast
-                                                                    : NullsOrder::kDefault;
+    QUIVER_ASSIGN_OR_RAISE(OrderItem item, TransformSortBy(o.sort_by()));
     node->order_by.push_back(std::move(item));
   }
   if (s.has_limit_count()) {

@@ -120,7 +120,7 @@ TEST_F(PlannerBinder, TypesThatDoNotFit) {
 
 TEST_F(PlannerBinder, UnsupportedIsSaidSo) {
   for (const char* sql :
-       {"SELECT a, rank() OVER (ORDER BY a) FROM t", "SELECT DISTINCT ON (a) a, b FROM t",
+       {"SELECT a, count(DISTINCT a) OVER (ORDER BY a) FROM t", "SELECT DISTINCT ON (a) a, b FROM t",
         "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
         "SELECT * FROM r",
         "SELECT a FROM t FOR UPDATE", "SELECT a FROM t GROUP BY ROLLUP (a)",
@@ -128,6 +128,22 @@ TEST_F(PlannerBinder, UnsupportedIsSaidSo) {
     Status st = ErrorOf(db_, sql);
     EXPECT_EQ(st.message().rfind("unsupported: ", 0), 0u) << sql << ": " << st.ToString();
   }
+}
+
+TEST_F(PlannerBinder, WindowFunctions) {
+  // Rows of t: (1, x), (2, y), (3, NULL), (2, z). Peers share rank and the
+  // running sum of the default frame; without ORDER BY the frame is the partition.
+  EXPECT_EQ(Rows(db_,
+                 "SELECT a, rank() OVER (ORDER BY a), sum(a) OVER (ORDER BY a), count(*) OVER (), "
+                 "lag(a, 1, 0) OVER (ORDER BY a, b) FROM t ORDER BY a, b"),
+            "1|1|1|4|0\n2|2|5|4|1\n2|2|5|4|2\n3|4|8|4|2");
+  // Over aggregates, and in ORDER BY.
+  EXPECT_EQ(Rows(db_,
+                 "SELECT a, count(*), sum(count(*)) OVER (ORDER BY a) FROM t GROUP BY a "
+                 "ORDER BY rank() OVER (ORDER BY a DESC)"),
+            "3|1|4\n2|2|3\n1|1|1");
+  ExpectError("SELECT a FROM t WHERE rank() OVER () > 1", "window functions are not allowed in WHERE", 22);
+  ExpectError("SELECT rank() OVER w FROM t", "window \"w\" does not exist", 19);
 }
 
 TEST_F(PlannerBinder, DuplicateCteName) {

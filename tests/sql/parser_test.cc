@@ -86,8 +86,45 @@ TEST(SqlParser, FilesInFromAreQuotedIdentifiersOrFunctions) {
   EXPECT_FALSE(Parse("SELECT * FROM 'x.arrow'").ok());
 }
 
+TEST(SqlParser, WindowClauses) {
+  auto r = Parse(
+      "SELECT sum(a) OVER (PARTITION BY b ORDER BY c DESC ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
+      "rank() OVER w, lag(a) OVER (w ORDER BY a) FROM t WINDOW w AS (PARTITION BY b)");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& select = *static_cast<const SelectStatement&>(*(*r)[0]).select;
+  const auto& t = select.targets;
+  ASSERT_EQ(t.size(), 3u);
+  ASSERT_TRUE(t[0]->has_window && t[0]->window);
+  const WindowSpec& w0 = *t[0]->window;
+  EXPECT_EQ(w0.partition_by.size(), 1u);
+  ASSERT_EQ(w0.order_by.size(), 1u);
+  EXPECT_TRUE(w0.order_by[0].descending);
+  // PostgreSQL's FRAMEOPTION_* bits, as libpg_query reports them.
+  EXPECT_EQ(w0.frame_options, kFrameNonDefault | kFrameRows | kFrameBetween | kFrameStartOffsetPreceding |
+                                  kFrameEndCurrentRow);
+  ASSERT_NE(w0.start_offset, nullptr);
+  EXPECT_EQ(w0.start_offset->ival, 2);
+  EXPECT_EQ(t[1]->window->name, "w");  // OVER w
+  EXPECT_EQ(t[1]->window->frame_options, kFrameDefaults);
+  EXPECT_EQ(t[2]->window->refname, "w");  // OVER (w ORDER BY a)
+  ASSERT_EQ(select.windows.size(), 1u);
+  EXPECT_EQ(select.windows[0]->name, "w");
+  EXPECT_EQ(select.windows[0]->partition_by.size(), 1u);
+
+  r = Parse("SELECT sum(a) OVER (ORDER BY a RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING "
+            "EXCLUDE TIES), count(*) OVER (GROUPS 1 PRECEDING EXCLUDE GROUP) FROM t");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& t2 = static_cast<const SelectStatement&>(*(*r)[0]).select->targets;
+  EXPECT_EQ(t2[0]->window->frame_options, kFrameNonDefault | kFrameRange | kFrameBetween |
+                                              kFrameStartUnboundedPreceding | kFrameEndUnboundedFollowing |
+                                              kFrameExcludeTies);
+  // A frame without BETWEEN ends at the current row.
+  EXPECT_EQ(t2[1]->window->frame_options, kFrameNonDefault | kFrameGroups | kFrameStartOffsetPreceding |
+                                              kFrameEndCurrentRow | kFrameExcludeGroup);
+}
+
 TEST(SqlParser, UnsupportedFeaturesSayUnsupported) {
-  auto r = Parse("SELECT row_number() OVER () FROM t WINDOW w AS ()");
+  auto r = Parse("SELECT string_agg(a, ',' ORDER BY a) OVER () FROM t");
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(r.status().IsNotImplemented()) << r.status().ToString();
   EXPECT_EQ(r.status().message().rfind("unsupported: ", 0), 0u);

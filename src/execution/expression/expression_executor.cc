@@ -106,6 +106,7 @@ Status Prepare(Node* node, const Expression* e) {
       return Status::Invalid("unresolved column reference {} in a physical plan", e->ToString());
     case ExprType::kAggregate:
     case ExprType::kSubquery:
+    case ExprType::kWindow:
       return Status::Invalid("{} cannot be evaluated as a scalar expression", e->ToString());
     default:
       break;

@@ -53,6 +53,8 @@ class PhysicalPlanGenerator {
                                   const std::vector<plan::OrderSpec>& orders, int64_t limit,
                                   int64_t offset);
   Result<PhysicalOpPtr> PlanLimit(const plan::LogicalLimit& op);
+  // plan_window.cc
+  Result<PhysicalOpPtr> PlanWindow(const plan::LogicalWindow& op);
   // plan_set_operation.cc
   Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalSetOp& op);
   // plan_modify_table.cc: INSERT, UPDATE, DELETE

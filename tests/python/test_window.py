@@ -1,0 +1,297 @@
+"""Window functions against PostgreSQL 15 itself.
+
+Every query in QUERIES runs on the same small tables in Quiver (`quiver sql
+--format arrow`) and in a PostgreSQL 15 server this module starts under a
+temporary directory (Debian's postgresql-15: initdb + pg_ctl, as
+bench/flight_bench.py does), and the answers must be equal: the same
+columns, and the same rows as multisets (each query selects a row id, so
+a window value that lands on the wrong row is caught); integers, decimals
+and text exactly, floating-point values within 1e-9 relative.
+
+The data has NULLs in partition and order keys, ties (peers), a partition of
+one row and a table with no rows. REFUSED lists what Quiver does not do yet:
+each must fail with an "unsupported: ..." error, never give an answer.
+"""
+
+import decimal
+import math
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pyarrow.ipc as ipc
+import pytest
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+# id, g (partition key, NULLs), h, v (order key with ties and NULLs), x (float), d (numeric)
+ROWS = [
+    (1, "a", 1, 10, 1.5, "1.25"),
+    (2, "a", 1, 20, 2.5, "2.50"),
+    (3, "a", 2, 20, None, "3.75"),
+    (4, "a", 2, None, 4.0, None),
+    (5, "a", 1, 30, -1.0, "-5.00"),
+    (6, "b", 1, 5, 5.0, "6.10"),
+    (7, "b", 2, None, 7.0, "7.20"),
+    (8, "b", 2, 5, None, "8.30"),
+    (9, None, 1, 7, 6.0, "9.40"),
+    (10, None, 1, 7, 7.5, None),
+    (11, None, 2, 1, 0.25, "11.00"),
+    (12, "c", 1, 100, 3.0, "12.00"),
+    (13, "d", 3, 40, 2.0, "0.01"),
+    (14, "d", 3, 40, 2.0, "0.02"),
+    (15, "d", 3, 30, 1.0, "0.03"),
+    (16, "d", None, 50, 9.0, "0.04"),
+]
+
+
+def _sql_value(v):
+    if v is None:
+        return "NULL"
+    if isinstance(v, str):
+        return "'" + v + "'"
+    return repr(v)
+
+
+SETUP = (
+    "CREATE TABLE t (id int, g text, h int, v int, x double precision, d numeric(10,2));"
+    "INSERT INTO t VALUES "
+    + ", ".join(
+        "(" + ", ".join(_sql_value(c) if i != 5 or c is None else c for i, c in enumerate(r)) + ")"
+        for r in ROWS
+    )
+    + ";"
+    "CREATE TABLE e (id int, g text, v int);"
+)
+
+QUERIES = [
+    # ranking, each over several windows
+    "SELECT id, row_number() OVER (ORDER BY id) FROM t",
+    "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id DESC) FROM t",
+    "SELECT id, rank() OVER (ORDER BY v), dense_rank() OVER (ORDER BY v) FROM t",
+    "SELECT id, rank() OVER (PARTITION BY g ORDER BY v DESC), "
+    "dense_rank() OVER (PARTITION BY g ORDER BY v DESC NULLS LAST) FROM t",
+    "SELECT id, rank() OVER (PARTITION BY g, h ORDER BY v NULLS FIRST) FROM t",
+    "SELECT id, rank() OVER (), dense_rank() OVER (PARTITION BY g) FROM t",
+    "SELECT id, percent_rank() OVER (ORDER BY v), cume_dist() OVER (ORDER BY v) FROM t",
+    "SELECT id, percent_rank() OVER (PARTITION BY g ORDER BY x), "
+    "cume_dist() OVER (PARTITION BY g ORDER BY x DESC) FROM t",
+    "SELECT id, percent_rank() OVER (), cume_dist() OVER () FROM t",
+    "SELECT id, ntile(3) OVER (ORDER BY id) FROM t",
+    "SELECT id, ntile(4) OVER (PARTITION BY g ORDER BY id), ntile(1) OVER (ORDER BY id), "
+    "ntile(100) OVER (ORDER BY id) FROM t",
+    "SELECT id, ntile(h) OVER (PARTITION BY g ORDER BY id) FROM t",
+    # navigation
+    "SELECT id, lag(v) OVER (ORDER BY id), lead(v) OVER (ORDER BY id) FROM t",
+    "SELECT id, lag(v, 2) OVER (PARTITION BY g ORDER BY id), "
+    "lead(v, 2, -1) OVER (PARTITION BY g ORDER BY id) FROM t",
+    "SELECT id, lag(x, 1, 0.5) OVER (PARTITION BY g ORDER BY id), "
+    "lead(d, 1, 99.99) OVER (PARTITION BY g ORDER BY id) FROM t",
+    "SELECT id, lag(g, 0) OVER (ORDER BY id), lead(g, -1) OVER (ORDER BY id), "
+    "lag(id, h) OVER (ORDER BY id) FROM t",
+    "SELECT id, lag(id, h, 0) OVER (PARTITION BY g ORDER BY id) FROM t",
+    "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id), "
+    "last_value(x) OVER (PARTITION BY g ORDER BY id) FROM t",
+    # (the value read is the order key, or the order is total: peers come in any order)
+    "SELECT id, first_value(v) OVER (PARTITION BY g ORDER BY v), "
+    "last_value(v) OVER (PARTITION BY g ORDER BY v), last_value(id) OVER (PARTITION BY g ORDER BY v, id) "
+    "FROM t",
+    "SELECT id, first_value(g) OVER (ORDER BY v DESC), last_value(g) OVER (ORDER BY v DESC) FROM t",
+    "SELECT id, nth_value(id, 2) OVER (PARTITION BY g ORDER BY id), "
+    "nth_value(x, 3) OVER (ORDER BY id) FROM t",
+    "SELECT id, nth_value(v, 2) OVER (PARTITION BY g ORDER BY v), "
+    "nth_value(g, 1) OVER (PARTITION BY g) FROM t",
+    "SELECT id, first_value(h) OVER (PARTITION BY h), last_value(g) OVER (PARTITION BY g) FROM t",
+    # aggregates over the default frame (running with peers; whole partition without ORDER BY)
+    "SELECT id, sum(v) OVER (ORDER BY id), count(v) OVER (ORDER BY id), "
+    "count(*) OVER (ORDER BY id) FROM t",
+    "SELECT id, sum(v) OVER (PARTITION BY g ORDER BY v), count(*) OVER (PARTITION BY g ORDER BY v) "
+    "FROM t",
+    "SELECT id, avg(v) OVER (PARTITION BY g ORDER BY v), avg(x) OVER (PARTITION BY g ORDER BY v) FROM t",
+    "SELECT id, sum(d) OVER (PARTITION BY g ORDER BY id), avg(d) OVER (ORDER BY v, id) FROM t",
+    "SELECT id, min(v) OVER (PARTITION BY g ORDER BY id), max(v) OVER (PARTITION BY g ORDER BY id), "
+    "min(g) OVER (ORDER BY id), max(g) OVER (ORDER BY id) FROM t",
+    "SELECT id, sum(x) OVER (), count(*) OVER (), avg(v) OVER (PARTITION BY g), "
+    "max(d) OVER (PARTITION BY h) FROM t",
+    "SELECT id, sum(v) OVER (ORDER BY v DESC NULLS LAST), sum(v) OVER (ORDER BY v NULLS FIRST) FROM t",
+    "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY h), min(d) OVER (PARTITION BY g ORDER BY h DESC) "
+    "FROM t",
+    "SELECT id, count(*) FILTER (WHERE v > 10) OVER (PARTITION BY g ORDER BY id), "
+    "sum(v) FILTER (WHERE h = 1) OVER (ORDER BY id) FROM t",
+    # expressions in and around window calls
+    "SELECT id, sum(v * 2 + h) OVER (PARTITION BY upper(g) ORDER BY v + h, id) FROM t",
+    "SELECT id, row_number() OVER (ORDER BY id) * 10 + rank() OVER (ORDER BY v) AS r FROM t",
+    "SELECT id, v - lag(v) OVER (PARTITION BY g ORDER BY id) AS delta FROM t",
+    "SELECT id, 100.0 * v / sum(v) OVER (PARTITION BY g) AS pct FROM t",
+    # several windows, named windows
+    "SELECT id, rank() OVER w, sum(v) OVER w, lag(id) OVER w2 FROM t "
+    "WINDOW w AS (PARTITION BY g ORDER BY v), w2 AS (PARTITION BY g ORDER BY v, id)",
+    "SELECT id, sum(v) OVER (w ORDER BY id), count(*) OVER w FROM t WINDOW w AS (PARTITION BY g)",
+    "SELECT id, rank() OVER w2 FROM t WINDOW w1 AS (PARTITION BY h), w2 AS (w1 ORDER BY v DESC)",
+    "SELECT id, row_number() OVER (ORDER BY x, id), row_number() OVER (ORDER BY id DESC), "
+    "sum(id) OVER (PARTITION BY h ORDER BY id), count(*) OVER (PARTITION BY g, h) FROM t",
+    # WHERE, ORDER BY, LIMIT, DISTINCT, subqueries around windows
+    "SELECT id, row_number() OVER (ORDER BY id) FROM t WHERE v > 5",
+    "SELECT id, rank() OVER (ORDER BY v) FROM t ORDER BY rank() OVER (ORDER BY v), id",
+    "SELECT id FROM t ORDER BY row_number() OVER (ORDER BY x DESC NULLS LAST, id) LIMIT 5",
+    "SELECT id, rn FROM (SELECT id, row_number() OVER (PARTITION BY g ORDER BY v DESC, id) rn FROM t) s "
+    "WHERE rn <= 2",
+    "SELECT DISTINCT g, count(*) OVER (PARTITION BY g) FROM t",
+    "SELECT id, (SELECT max(v) FROM t) - sum(v) OVER (ORDER BY id) FROM t",
+    "WITH r AS (SELECT g, id, sum(v) OVER (PARTITION BY g ORDER BY id) s FROM t) "
+    "SELECT g, max(s) FROM r GROUP BY g",
+    # over aggregates (GROUP BY)
+    "SELECT g, sum(v), sum(sum(v)) OVER (ORDER BY g), rank() OVER (ORDER BY sum(v) DESC) FROM t GROUP BY g",
+    "SELECT g, h, count(*), sum(count(*)) OVER (PARTITION BY g), "
+    "row_number() OVER (PARTITION BY g ORDER BY h) FROM t GROUP BY g, h",
+    "SELECT h, avg(x), lag(avg(x)) OVER (ORDER BY h) FROM t GROUP BY h HAVING count(*) > 1",
+    "SELECT count(*), sum(count(*)) OVER () FROM t",
+    # empty input and empty partitions
+    "SELECT id, row_number() OVER (ORDER BY id), sum(v) OVER (PARTITION BY g) FROM e",
+    "SELECT id, lag(v) OVER (ORDER BY id), ntile(2) OVER () FROM t WHERE false",
+    "SELECT g, count(*) OVER () FROM e GROUP BY g",
+]
+
+REFUSED = [
+    ("SELECT id, sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
+     "unsupported"),
+    ("SELECT id, count(DISTINCT v) OVER (PARTITION BY g) FROM t", "DISTINCT is not implemented"),
+    ("SELECT id, row_number() FILTER (WHERE v > 1) OVER () FROM t", "FILTER is not implemented"),
+    ("SELECT id, string_agg(g, ',' ORDER BY g) OVER () FROM t", "not implemented"),
+]
+
+ERRORS = [
+    ("SELECT id FROM t WHERE row_number() OVER () > 1", "window functions are not allowed in WHERE"),
+    ("SELECT g FROM t GROUP BY g HAVING rank() OVER () > 1", "window functions are not allowed in HAVING"),
+    ("SELECT sum(row_number() OVER ()) FROM t", "cannot contain window function calls"),
+    ("SELECT lag(row_number() OVER ()) OVER () FROM t", "cannot be nested"),
+    ("SELECT rank() OVER w FROM t", 'window "w" does not exist'),
+    ("SELECT rank() OVER (w ORDER BY v) FROM t WINDOW w AS (ORDER BY id)",
+     'cannot override ORDER BY clause of window "w"'),
+    ("SELECT rank() OVER (w PARTITION BY v) FROM t WINDOW w AS (ORDER BY id)",
+     'cannot override PARTITION BY clause of window "w"'),
+    ("SELECT lower(g) OVER () FROM t", "is not a window function nor an aggregate function"),
+    ("SELECT ntile(0) OVER () FROM t", "argument of ntile must be greater than zero"),
+    ("SELECT nth_value(id, 0) OVER () FROM t", "argument of nth_value must be greater than zero"),
+    ("SELECT id, sum(v) OVER (PARTITION BY g) FROM t GROUP BY g",
+     'column "id" must appear in the GROUP BY clause'),
+]
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def pg():
+    if not (PG_BIN / "initdb").exists() or shutil.which("psql") is None:
+        pytest.skip("PostgreSQL 15 (Debian's postgresql-15) is not installed")
+    root = os.geteuid() == 0
+    tmp = Path(tempfile.mkdtemp(prefix="quiver-pg-"))
+    os.chmod(tmp, 0o755)
+    if root:
+        shutil.chown(tmp, "postgres", "postgres")
+
+    def as_pg(cmd):
+        cmd = [str(c) for c in cmd]
+        return ["runuser", "-u", "postgres", "--", *cmd] if root else cmd
+
+    data = tmp / "data"
+    subprocess.run(as_pg([PG_BIN / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E",
+                          "UTF8", "--locale=C", "--no-sync"]), check=True, capture_output=True)
+    port = _free_port()
+    opts = f"-p {port} -k {tmp} -c listen_addresses='' -c fsync=off"
+    subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-l", tmp / "server.log", "-w", "-o", opts,
+                          "start"]), check=True, capture_output=True, start_new_session=True)
+    base = ["psql", "-X", "-q", "-h", str(tmp), "-p", str(port), "-U", "postgres", "-d", "postgres",
+            "-v", "ON_ERROR_STOP=1"]
+
+    def query(sql):
+        proc = subprocess.run(base + ["-A", "-t", "-F", "\t", "-P", "null=\\N", "-c", sql],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, f"PostgreSQL failed on {sql}:\n{proc.stderr}"
+        return [line.split("\t") for line in proc.stdout.split("\n") if line != ""]
+
+    try:
+        subprocess.run(base + ["-c", SETUP], check=True, capture_output=True)
+        yield query
+    finally:
+        subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def quiver_rows(quiver_bin, sql):
+    proc = subprocess.run([str(quiver_bin), "sql", "--format", "arrow", SETUP + sql],
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, f"Quiver failed on {sql}:\n{proc.stderr.decode()}"
+    table = ipc.open_stream(proc.stdout).read_all()
+    # By position: several columns may share a name (rank, rank).
+    return [list(r) for r in zip(*(c.to_pylist() for c in table.columns))]
+
+
+def _norm(v):
+    """A value as a comparable key: None, a float, or exact text as PostgreSQL prints it."""
+    if v is None or v == "\\N":
+        return None
+    if isinstance(v, bool):
+        return "t" if v else "f"
+    if isinstance(v, float):
+        return v
+    if isinstance(v, (int, decimal.Decimal)):
+        return str(v)
+    return v
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        if math.isnan(x) or math.isnan(y):
+            return math.isnan(x) and math.isnan(y)
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    if a == b:
+        return True
+    # numeric results print with PostgreSQL's scale; Quiver's may carry another scale.
+    try:
+        return decimal.Decimal(a) == decimal.Decimal(b)
+    except decimal.InvalidOperation:
+        return False
+
+
+def _sort_key(row):
+    return [("" if v is None else str(v)) for v in row]
+
+
+@pytest.mark.parametrize("sql", QUERIES)
+def test_window_matches_postgres(quiver_bin, pg, sql):
+    ours = [[_norm(v) for v in r] for r in quiver_rows(quiver_bin, sql)]
+    theirs = [[_norm(v) for v in r] for r in pg(sql)]
+    assert len(ours) == len(theirs), f"{sql}\nquiver {len(ours)} rows, postgres {len(theirs)}"
+    # Rows as multisets: match each of ours to an equal row of theirs.
+    remaining = sorted(theirs, key=_sort_key)
+    for row in sorted(ours, key=_sort_key):
+        for i, cand in enumerate(remaining):
+            if len(cand) == len(row) and all(_same(a, b) for a, b in zip(row, cand)):
+                del remaining[i]
+                break
+        else:
+            pytest.fail(f"{sql}\nQuiver row {row} is not in PostgreSQL's answer:\n"
+                        + "\n".join(map(str, sorted(theirs, key=_sort_key))))
+
+
+@pytest.mark.parametrize("sql,message", REFUSED + ERRORS)
+def test_window_errors(quiver_bin, sql, message):
+    proc = subprocess.run([str(quiver_bin), "sql", SETUP + sql], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0, f"{sql} should fail, gave:\n{proc.stdout}"
+    assert message in proc.stderr, proc.stderr
