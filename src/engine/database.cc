@@ -409,6 +409,14 @@ struct Database::Impl {
       QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
       return Command(fmt::format("SELECT {}", n), n);
     }
+    if (!db->options_.informational_constraints && !s.unenforced_constraints.empty()) {
+      const sql::UnenforcedConstraint& c = s.unenforced_constraints.front();
+      return Status::Unsupported(
+                 "{} constraints are not enforced yet; declare the table without them "
+                 "(NOT NULL is enforced)",
+                 c.kind)
+          .WithPosition(c.location);
+    }
     std::vector<FieldRef> fields;
     for (const auto& c : s.columns) {
       for (const auto& f : fields) {

@@ -251,11 +251,19 @@ struct InsertStatement : Statement {
   std::shared_ptr<SelectNode> source;  // VALUES or SELECT; null = DEFAULT VALUES
 };
 
+// A constraint Quiver parses but does not enforce (PRIMARY KEY, UNIQUE,
+// CHECK, FOREIGN KEY, EXCLUDE). The engine refuses a table that declares one
+// unless told that constraints are informational (DatabaseOptions): accepting
+// one and letting violating rows in would be silently wrong.
+struct UnenforcedConstraint {
+  std::string kind;  // "PRIMARY KEY", "UNIQUE", "CHECK", "FOREIGN KEY", "EXCLUDE"
+  int location = -1;
+};
+
 struct ColumnDefinition {
   std::string name;
   TypeName type;
-  bool not_null = false;
-  bool primary_key = false;
+  bool not_null = false;  // NOT NULL or PRIMARY KEY: enforced
   int location = -1;
 };
 
@@ -264,6 +272,8 @@ struct CreateTableStatement : Statement {
   std::string name;
   int name_location = -1;
   std::vector<ColumnDefinition> columns;
+  // Column and table constraints, in the order written.
+  std::vector<UnenforcedConstraint> unenforced_constraints;
   bool if_not_exists = false;
   bool or_replace = false;
   std::shared_ptr<SelectNode> as_select;  // CREATE TABLE ... AS SELECT

@@ -147,6 +147,53 @@ Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::
   return std::unique_ptr<Statement>(std::move(out));
 }
 
+namespace {
+
+// Sorts a column or table constraint: NOT NULL and NULL are enforced by the
+// table itself; PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY and EXCLUDE only
+// reject rows, so they are recorded for the engine to refuse (or, where the
+// caller declared them informational, to accept); anything that would change
+// the stored values (DEFAULT, GENERATED, IDENTITY) is refused here, since
+// ignoring it would store different rows than PostgreSQL does.
+Status AddConstraint(const pg_query::Constraint& con, CreateTableStatement* out) {
+  const int at = con.location();
+  switch (con.contype()) {
+    case pg_query::CONSTR_NULL:
+    case pg_query::CONSTR_NOTNULL:
+      return Status::OK();
+    case pg_query::CONSTR_PRIMARY:
+      out->unenforced_constraints.push_back({"PRIMARY KEY", at});
+      return Status::OK();
+    case pg_query::CONSTR_UNIQUE:
+      out->unenforced_constraints.push_back({"UNIQUE", at});
+      return Status::OK();
+    case pg_query::CONSTR_CHECK:
+      out->unenforced_constraints.push_back({"CHECK", at});
+      return Status::OK();
+    case pg_query::CONSTR_FOREIGN:
+      out->unenforced_constraints.push_back({"FOREIGN KEY", at});
+      return Status::OK();
+    case pg_query::CONSTR_EXCLUSION:
+      out->unenforced_constraints.push_back({"EXCLUDE", at});
+      return Status::OK();
+    case pg_query::CONSTR_ATTR_DEFERRABLE:
+    case pg_query::CONSTR_ATTR_NOT_DEFERRABLE:
+    case pg_query::CONSTR_ATTR_DEFERRED:
+    case pg_query::CONSTR_ATTR_IMMEDIATE:
+      return Status::OK();  // modifies the constraint before it, recorded above
+    case pg_query::CONSTR_DEFAULT:
+      return UnsupportedAt(at, "column DEFAULT values");
+    case pg_query::CONSTR_IDENTITY:
+      return UnsupportedAt(at, "identity columns");
+    case pg_query::CONSTR_GENERATED:
+      return UnsupportedAt(at, "generated columns");
+    default:
+      return UnsupportedAt(at, "this constraint");
+  }
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::CreateStmt& s) {
   auto out = std::make_unique<CreateTableStatement>();
   out->name = QualifiedName(s.relation());
@@ -164,17 +211,14 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
       col.not_null = c.is_not_null();
       for (const auto& k : c.constraints()) {
         const auto& con = k.constraint();
-        if (con.contype() == pg_query::CONSTR_NOTNULL) col.not_null = true;
-        if (con.contype() == pg_query::CONSTR_PRIMARY) {
+        if (con.contype() == pg_query::CONSTR_NOTNULL || con.contype() == pg_query::CONSTR_PRIMARY)
           col.not_null = true;
-          col.primary_key = true;
-        }
+        QUIVER_RETURN_NOT_OK(AddConstraint(con, out.get()));
       }
       out->columns.push_back(std::move(col));
     } else if (e.has_constraint()) {
-      // Table constraints (PRIMARY KEY (a, b), UNIQUE...) are accepted and
-      // not enforced, except that key columns become NOT NULL.
       const auto& con = e.constraint();
+      // PRIMARY KEY (a, b) makes its columns NOT NULL, which is enforced.
       if (con.contype() == pg_query::CONSTR_PRIMARY) {
         for (const auto& k : con.keys()) {
           const std::string key = StringOf(k);
@@ -183,6 +227,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
           }
         }
       }
+      QUIVER_RETURN_NOT_OK(AddConstraint(con, out.get()));
     } else {
       return UnsupportedAt(out->name_location, "this table element");
     }

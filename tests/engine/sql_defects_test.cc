@@ -1,0 +1,92 @@
+// Defects a new user met (issue 12 item 0), end to end through the Database
+// API: each test states the behaviour PostgreSQL 15 shows, or why Quiver
+// refuses instead of answering differently.
+#include <gtest/gtest.h>
+
+#include "engine/database.h"
+
+namespace quiver {
+namespace {
+
+// Runs `sql` and renders the last result as "a|b\nc|d" (NULL as "NULL").
+std::string Query(Database& db, const std::string& sql) {
+  auto r = db.ExecuteScript(sql);
+  if (!r.ok()) return "ERROR: " + r.status().message();
+  const QueryResult& last = r->back();
+  if (!last.has_rows) return last.command_tag;
+  std::string out;
+  for (int64_t i = 0; i < last.num_rows(); ++i) {
+    if (i) out += "\n";
+    auto row = last.Row(i);
+    for (size_t c = 0; c < row.size(); ++c) out += (c ? "|" : "") + row[c].ToString();
+  }
+  return out;
+}
+
+Status Error(Database& db, const std::string& sql) {
+  auto r = db.ExecuteScript(sql);
+  return r.ok() ? Status::OK() : r.status();
+}
+
+// Constraints Quiver does not enforce are refused, naming the constraint and
+// where it is written, rather than accepted and ignored.
+TEST(SqlDefects, UnenforcedConstraintsAreRefused) {
+  Database db;
+  struct Case {
+    std::string sql;
+    std::string kind;
+    int position;
+  };
+  const std::vector<Case> cases = {
+      {"CREATE TABLE z (k int PRIMARY KEY, v text NOT NULL)", "PRIMARY KEY", 22},
+      {"CREATE TABLE z (k int, v text, PRIMARY KEY (k, v))", "PRIMARY KEY", 31},
+      {"CREATE TABLE z (k int UNIQUE)", "UNIQUE", 22},
+      {"CREATE TABLE z (k int, UNIQUE (k))", "UNIQUE", 23},
+      {"CREATE TABLE z (k int CHECK (k > 0))", "CHECK", 22},
+      {"CREATE TABLE z (k int, CONSTRAINT pos CHECK (k > 0))", "CHECK", 23},
+      {"CREATE TABLE z (k int REFERENCES other (id))", "FOREIGN KEY", 22},
+      {"CREATE TABLE z (k int, FOREIGN KEY (k) REFERENCES other (id))", "FOREIGN KEY", 23},
+      {"CREATE TABLE z (k int, EXCLUDE USING btree (k WITH =))", "EXCLUDE", 23},
+  };
+  for (const Case& c : cases) {
+    const Status st = Error(db, c.sql);
+    EXPECT_TRUE(st.IsNotImplemented()) << c.sql << ": " << st.ToString();
+    EXPECT_EQ(st.message().rfind("unsupported: " + c.kind + " constraints are not enforced yet", 0), 0u)
+        << c.sql << ": " << st.message();
+    EXPECT_EQ(st.position(), c.position) << c.sql;
+  }
+  // Nothing was created by the refused statements.
+  EXPECT_EQ(Query(db, "SELECT count(*) FROM z"), "ERROR: relation \"z\" does not exist");
+
+  // Values a column would get without being written are refused too.
+  Status st = Error(db, "CREATE TABLE z (k int, v text DEFAULT 'x')");
+  EXPECT_EQ(st.message(), "unsupported: column DEFAULT values");
+  EXPECT_EQ(st.position(), 30);
+  st = Error(db, "CREATE TABLE z (k int GENERATED ALWAYS AS IDENTITY)");
+  EXPECT_EQ(st.message(), "unsupported: identity columns");
+  st = Error(db, "CREATE TABLE z (k int, d int GENERATED ALWAYS AS (k * 2) STORED)");
+  EXPECT_EQ(st.message(), "unsupported: generated columns");
+
+  // NOT NULL is enforced, with PostgreSQL's message.
+  EXPECT_EQ(Query(db, "CREATE TABLE z (k int NOT NULL, v text NULL)"), "CREATE TABLE");
+  EXPECT_EQ(Query(db, "INSERT INTO z VALUES (NULL, 'a')"),
+            "ERROR: null value in column \"k\" of relation \"z\" violates not-null constraint");
+  EXPECT_EQ(Query(db, "INSERT INTO z VALUES (1, NULL)"), "INSERT 0 1");
+}
+
+// Where the caller declares constraints informational (the sqllogictest
+// runner does), they are accepted, and PRIMARY KEY still implies NOT NULL.
+TEST(SqlDefects, InformationalConstraintsAreAcceptedWhenAskedFor) {
+  DatabaseOptions options;
+  options.informational_constraints = true;
+  Database db(options);
+  EXPECT_EQ(Query(db, "CREATE TABLE z (k int PRIMARY KEY, u int UNIQUE, c int CHECK (c > 0))"), "CREATE TABLE");
+  EXPECT_NE(Query(db, "INSERT INTO z VALUES (NULL, 1, 1)").find("violates not-null constraint"), std::string::npos);
+  EXPECT_EQ(Query(db, "CREATE TABLE y (a int, b int, PRIMARY KEY (a, b))"), "CREATE TABLE");
+  EXPECT_NE(Query(db, "INSERT INTO y VALUES (1, NULL)").find("violates not-null constraint"), std::string::npos);
+  // DEFAULT would change the stored rows: refused either way.
+  EXPECT_EQ(Query(db, "CREATE TABLE x (k int DEFAULT 1)"), "ERROR: unsupported: column DEFAULT values");
+}
+
+}  // namespace
+}  // namespace quiver
