@@ -40,9 +40,9 @@ Result<LogicalOpPtr> Binder::BindTableRef(const TableRef& ref) {
   return Status::Invalid("bad FROM item");
 }
 
-const sql::CommonTableExpr* Binder::FindCte(const std::string& name) const {
+const Binder::VisibleCte* Binder::FindCte(const std::string& name) const {
   for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
-    if ((*it)->name == name) return *it;
+    if (it->cte->name == name) return &*it;
   }
   return nullptr;
 }
@@ -124,14 +124,16 @@ Result<std::shared_ptr<FileTable>> OpenFileTable(const BindState& state, const s
 Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
   // CTEs shadow catalog tables.
   if (ref.schema.empty()) {
-    if (const sql::CommonTableExpr* cte = FindCte(ref.name)) {
+    if (const VisibleCte* visible = FindCte(ref.name)) {
       if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) !=
           cte_in_progress_.end()) {
         return Status::Unsupported("recursive reference to query \"{}\" (WITH RECURSIVE)", ref.name)
             .WithPosition(ref.location);
       }
+      const sql::CommonTableExpr& cte = *visible->cte;
       cte_in_progress_.push_back(ref.name);
-      auto r = BindSubqueryRef(*cte->query, ref.alias, ref.name, ref.location, cte->columns);
+      auto r = BindSubqueryRef(*cte.query, ref.alias, ref.name, ref.location, cte.columns,
+                               visible->outer);
       cte_in_progress_.pop_back();
       return r;
     }
@@ -172,11 +174,20 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
 
 Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
                                              const std::string& default_name, int location,
-                                             const std::vector<std::string>& renames) {
-  Binder child(state_, parent_);  // FROM subqueries see outer scopes but not siblings
+                                             const std::vector<std::string>& renames,
+                                             std::optional<Binder*> outer) {
+  // FROM subqueries see outer scopes but not siblings; CTE bodies those
+  // outside their WITH.
+  Binder child(state_, outer.value_or(parent_));
   child.ctes_ = ctes_;
   child.cte_in_progress_ = cte_in_progress_;
   QUIVER_ASSIGN_OR_RAISE(BoundQuery q, child.BindQuery(select));
+  if (outer.has_value() && *outer != parent_ && !child.correlated().empty()) {
+    // Its outer references count levels from the WITH, not from here.
+    return Status::Unsupported(
+               "a WITH query that references an outer query, used inside a subquery")
+        .WithPosition(location);
+  }
   for (const auto& c : child.correlated()) {
     // A FROM subquery referencing outer columns is itself correlated.
     if (std::find(correlated_.begin(), correlated_.end(), c) == correlated_.end())

@@ -15,7 +15,7 @@ using sql::SelectNode;
 
 Result<BoundQuery> Binder::BindQuery(const SelectNode& node) {
   const size_t cte_mark = ctes_.size();
-  for (const auto& cte : node.ctes) ctes_.push_back(&cte);
+  for (const auto& cte : node.ctes) ctes_.push_back({&cte, parent_});
   Result<BoundQuery> r = node.set_op != sql::SetOpKind::kNone ? BindSetOp(node)
                          : !node.values.empty()               ? BindValues(node)
                                                               : BindSelect(node);

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -163,7 +164,8 @@ class Binder {
   Result<LogicalOpPtr> BindJoin(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
                                        const std::string& default_name, int location,
-                                       const std::vector<std::string>& renames = {});
+                                       const std::vector<std::string>& renames = {},
+                                       std::optional<Binder*> outer = std::nullopt);
   Result<LogicalOpPtr> MakeGet(std::shared_ptr<TableSource> table, const sql::Alias& alias,
                                const std::string& default_name, int location);
 
@@ -175,14 +177,21 @@ class Binder {
   Result<Resolved> ResolveColumn(const std::vector<std::string>& names, int location);
   Status AddScopeTable(ScopeTable t, int location);
 
-  // CTEs visible here (inner definitions shadow outer ones).
-  const sql::CommonTableExpr* FindCte(const std::string& name) const;
+  // CTEs visible here (inner definitions shadow outer ones). A CTE's body
+  // sees the query levels outside its WITH clause (`outer`), not those of
+  // the place that references it: a CTE referenced from a subquery must not
+  // resolve its names against that subquery's enclosing query.
+  struct VisibleCte {
+    const sql::CommonTableExpr* cte = nullptr;
+    Binder* outer = nullptr;
+  };
+  const VisibleCte* FindCte(const std::string& name) const;
 
   BindState* state_;
   Binder* parent_;
   std::vector<ScopeTable> scope_;
   std::map<std::string, ExprPtr> using_columns_;  // merged USING columns (FULL JOIN: COALESCE)
-  std::vector<const sql::CommonTableExpr*> ctes_;
+  std::vector<VisibleCte> ctes_;
   std::vector<std::string> cte_in_progress_;  // guards self-reference
   std::vector<CorrelatedColumn> correlated_;
   std::vector<TypeRef> values_target_types_;

@@ -88,5 +88,31 @@ TEST(SqlDefects, InformationalConstraintsAreAcceptedWhenAskedFor) {
   EXPECT_EQ(Query(db, "CREATE TABLE x (k int DEFAULT 1)"), "ERROR: unsupported: column DEFAULT values");
 }
 
+// A CTE body resolves names where its WITH is written: referenced from a
+// subquery, its GROUP BY alias must not bind to the outer query's column of
+// the same name (TPC-H Q15 as published query sets write it).
+TEST(SqlDefects, CteReferencedFromSubqueryBindsInItsOwnScope) {
+  Database db;
+  ASSERT_EQ(Query(db, "CREATE TABLE lineitem (l_suppkey int, l_extendedprice float8);"
+                      "INSERT INTO lineitem VALUES (1, 2), (2, 5), (1, 4), (3, 6)"),
+            "INSERT 0 4");
+  EXPECT_EQ(Query(db, "WITH r AS (SELECT l_suppkey AS supplier_no, sum(l_extendedprice) AS total "
+                      "FROM lineitem GROUP BY supplier_no) "
+                      "SELECT * FROM r WHERE total = (SELECT max(total) FROM r) ORDER BY 1"),
+            "1|6\n3|6");
+  EXPECT_EQ(Query(db, "WITH c AS (SELECT l_suppkey AS s FROM lineitem GROUP BY s) "
+                      "SELECT DISTINCT l_suppkey, (SELECT count(*) FROM c WHERE s <= l_suppkey) "
+                      "FROM lineitem ORDER BY 1"),
+            "1|1\n2|2\n3|3");
+  // A CTE reading an outer column works where it is defined ...
+  EXPECT_EQ(Query(db, "SELECT (WITH c AS (SELECT l.l_suppkey * 10 AS x) SELECT x FROM c) "
+                      "FROM lineitem l ORDER BY 1 LIMIT 1"),
+            "10");
+  // ... and is refused, not mis-bound, from a subquery one level deeper.
+  const Status st = Error(db, "SELECT (WITH c AS (SELECT l.l_suppkey AS x) SELECT (SELECT x FROM c)) "
+                              "FROM lineitem l");
+  EXPECT_TRUE(st.IsNotImplemented()) << st.ToString();
+}
+
 }  // namespace
 }  // namespace quiver
