@@ -25,18 +25,127 @@ int CharPositionToByte(const std::string& text, int cursorpos) {
   return static_cast<int>(text.size());
 }
 
+// Keywords that end a FROM list at their nesting level.
+bool EndsFromList(int token) {
+  switch (token) {
+    case pg_query::WHERE:
+    case pg_query::GROUP_P:
+    case pg_query::HAVING:
+    case pg_query::WINDOW:
+    case pg_query::ORDER:
+    case pg_query::LIMIT:
+    case pg_query::OFFSET:
+    case pg_query::FETCH:
+    case pg_query::UNION:
+    case pg_query::INTERSECT:
+    case pg_query::EXCEPT:
+    case pg_query::FOR:
+    case pg_query::RETURNING:
+    case pg_query::SELECT:
+    case pg_query::VALUES:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// DuckDB users write a file as a string in table position: FROM 'x.parquet'.
+// PostgreSQL's grammar has no such form; Quiver's is the quoted name
+// FROM "x.parquet". Returns `text` with each plain '...' literal that stands
+// where a table would (after FROM or JOIN of a SELECT, or after a comma in
+// its FROM list) turned into a quoted name of the same length, so that
+// positions in later errors stay true; empty when there is none. Literals
+// holding quotes or escapes are left alone. Tokens come from PostgreSQL's
+// own scanner, so comments, dollar quotes and E'' strings are never touched;
+// FROM inside a function call (extract(year FROM '...'), substring, trim)
+// and COPY ... FROM 'file' have no SELECT at their nesting level and are
+// skipped.
+std::string QuoteFileLiterals(const std::string& text) {
+  PgQueryScanResult scan = pg_query_scan(text.c_str());
+  struct Free {
+    PgQueryScanResult* r;
+    ~Free() { pg_query_free_scan_result(*r); }
+  } free_scan{&scan};
+  if (scan.error != nullptr) return {};
+  pg_query::ScanResult tokens;
+  if (!tokens.ParseFromArray(scan.pbuf.data, static_cast<int>(scan.pbuf.len))) return {};
+  struct Level {
+    bool select = false;   // a SELECT keyword at this nesting level
+    bool in_from = false;  // inside that SELECT's FROM list
+  };
+  std::vector<Level> levels(1);
+  std::string out = text;
+  bool changed = false;
+  int previous = 0;
+  for (const auto& t : tokens.tokens()) {
+    const int token = t.token();
+    if (token == pg_query::SQL_COMMENT || token == pg_query::C_COMMENT) continue;
+    Level& level = levels.back();
+    if (token == pg_query::SCONST) {
+      const bool table_position =
+          level.select && (previous == pg_query::FROM || previous == pg_query::JOIN ||
+                           (previous == pg_query::ASCII_44 && level.in_from));
+      const auto start = static_cast<size_t>(t.start());
+      const auto end = static_cast<size_t>(t.end());
+      if (table_position && end <= text.size() && end >= start + 2 && text[start] == '\'' &&
+          text[end - 1] == '\'') {
+        const std::string_view body(text.data() + start + 1, end - start - 2);
+        if (!body.empty() && body.find_first_of("'\"\\") == std::string_view::npos) {
+          out[start] = '"';
+          out[end - 1] = '"';
+          changed = true;
+        }
+      }
+    } else if (token == pg_query::ASCII_40) {
+      levels.emplace_back();
+    } else if (token == pg_query::ASCII_41) {
+      if (levels.size() > 1) levels.pop_back();
+    } else if (token == pg_query::ASCII_59) {
+      levels.assign(1, Level{});
+    } else if (token == pg_query::SELECT) {
+      level.select = true;
+      level.in_from = false;
+    } else if (token == pg_query::FROM) {
+      level.in_from = level.select;
+    } else if (EndsFromList(token)) {
+      level.in_from = false;
+    }
+    previous = token;
+  }
+  return changed ? out : std::string();
+}
+
+Status SyntaxError(const PgQueryProtobufParseResult& result, const std::string& text) {
+  Status st = Status::Invalid("{}", result.error->message ? result.error->message : "syntax error");
+  return st.WithPosition(CharPositionToByte(text, result.error->cursorpos));
+}
+
 }  // namespace
 
-Result<std::vector<std::unique_ptr<Statement>>> Parse(const std::string& text) {
-  PgQueryProtobufParseResult result = pg_query_parse_protobuf(text.c_str());
+Result<std::vector<std::unique_ptr<Statement>>> Parse(const std::string& original) {
+  PgQueryProtobufParseResult result = pg_query_parse_protobuf(original.c_str());
   struct Free {
     PgQueryProtobufParseResult* r;
     ~Free() { pg_query_free_protobuf_parse_result(*r); }
   } free_result{&result};
+  // Only text PostgreSQL's grammar refuses is rewritten: a valid statement
+  // (COPY t FROM 'file', a string after FROM in any other valid place)
+  // keeps its meaning.
+  std::string rewritten;
   if (result.error != nullptr) {
-    Status st = Status::Invalid("{}", result.error->message ? result.error->message : "syntax error");
-    return st.WithPosition(CharPositionToByte(text, result.error->cursorpos));
+    rewritten = QuoteFileLiterals(original);
+    if (rewritten.empty()) return SyntaxError(result, original);
+    PgQueryProtobufParseResult retry = pg_query_parse_protobuf(rewritten.c_str());
+    if (retry.error != nullptr) {
+      // The error past the file name (same positions in both texts).
+      Status st = SyntaxError(retry, rewritten);
+      pg_query_free_protobuf_parse_result(retry);
+      return st;
+    }
+    pg_query_free_protobuf_parse_result(result);
+    result = retry;
   }
+  const std::string& text = rewritten.empty() ? original : rewritten;
   pg_query::ParseResult tree;
   if (!tree.ParseFromArray(result.parse_tree.data, static_cast<int>(result.parse_tree.len))) {
     return Status::UnknownError("could not decode the parse tree");

@@ -20,7 +20,9 @@
 namespace quiver::sql {
 
 // Parses one or more ';'-separated statements. Statement::location/length
-// give each statement's span in `text`.
+// give each statement's span in `text`. A file named by a string in table
+// position (FROM 'data.parquet', DuckDB's form) reads as the quoted name
+// FROM "data.parquet".
 Result<std::vector<std::unique_ptr<Statement>>> Parse(const std::string& text);
 
 // Rewrites JDBC/ODBC-style `?` placeholders into PostgreSQL's `$1, $2, ...`,

@@ -2,6 +2,8 @@
 // placeholder rewriter and the caret rendering of errors.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "sql/parser.h"
 
 namespace quiver::sql {
@@ -31,6 +33,44 @@ TEST(SqlParser, SyntaxErrorCarriesPostgresMessageAndPosition) {
   const std::string caret = FormatErrorWithCaret(r.status(), text);
   EXPECT_NE(caret.find("LINE 1: SELECT a FORM t\n"), std::string::npos) << caret;
   EXPECT_EQ(caret.substr(caret.rfind('\n') + 1), std::string(8 + 14, ' ') + "^");
+}
+
+// FROM 'file' (DuckDB's form) reads as FROM "file"; strings elsewhere,
+// valid statements and errors past the file name are left as they were.
+TEST(SqlParser, StringInTablePositionIsAFileName) {
+  auto from_names = [](const std::string& text) {
+    auto r = Parse(text);
+    if (!r.ok()) return "ERROR " + r.status().message() + " @" + std::to_string(r.status().position());
+    std::string out;
+    const auto& select = *static_cast<const SelectStatement&>(*r->back()).select;
+    std::function<void(const TableRef&)> walk = [&](const TableRef& t) {
+      if (t.kind == TableRef::kJoin) {
+        walk(*t.left);
+        walk(*t.right);
+      } else if (t.kind == TableRef::kTable) {
+        out += (out.empty() ? "" : ",") + t.name + "@" + std::to_string(t.location);
+      }
+    };
+    for (const auto& t : select.from) walk(*t);
+    return out;
+  };
+  EXPECT_EQ(from_names("SELECT * FROM 'data.parquet'"), "data.parquet@14");
+  EXPECT_EQ(from_names("SELECT * FROM 'a.parquet' x JOIN 'b.csv' y ON x.k = y.k, 'c.arrow' WHERE 'd' = 'e'"),
+            "a.parquet@14,b.csv@33,c.arrow@57");
+  EXPECT_EQ(from_names("SELECT * FROM t, -- 'x'\n 'f.parquet'"), "t@14,f.parquet@25");
+  // Inside a function call FROM is no table's; the literal stays a literal.
+  EXPECT_EQ(from_names("SELECT extract(year FROM '2024-01-01'::date), trim(BOTH FROM 'x ') "
+                       "FROM 'f.parquet'"),
+            "f.parquet@72");
+  // Valid SQL is not rewritten: COPY t FROM 'file' keeps its string.
+  auto copy = Parse("COPY t FROM 'in.csv'; SELECT 1");
+  ASSERT_TRUE(copy.ok()) << copy.status().ToString();
+  // A syntax error after the file name is reported where it is.
+  EXPECT_EQ(from_names("SELECT * FROM 'f.parquet' WHERE x = 'a' FORM"),
+            "ERROR syntax error at or near \"FORM\" @40");
+  // A literal holding a quote is not a plain file name: the original error.
+  EXPECT_EQ(from_names("SELECT * FROM 'it''s.parquet'"),
+            "ERROR syntax error at or near \"'it''s.parquet'\" @14");
 }
 
 TEST(SqlParser, ErrorPositionsCountCharactersAcrossLines) {
@@ -82,8 +122,11 @@ TEST(SqlParser, FilesInFromAreQuotedIdentifiersOrFunctions) {
   EXPECT_EQ(from[1]->kind, TableRef::kFunction);
   EXPECT_EQ(from[1]->function->arg_names[1], "header");
   EXPECT_EQ(from[1]->alias.columns.size(), 2u);
-  // A string literal in FROM is not PostgreSQL.
-  EXPECT_FALSE(Parse("SELECT * FROM 'x.arrow'").ok());
+  // A string literal in FROM is not PostgreSQL, but DuckDB's way to name a
+  // file: read as the quoted name (StringInTablePositionIsAFileName).
+  auto s = Parse("SELECT * FROM 'x.arrow'");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(static_cast<const SelectStatement&>(*(*s)[0]).select->from[0]->name, "x.arrow");
 }
 
 TEST(SqlParser, WindowClauses) {
