@@ -135,6 +135,10 @@ class FunctionRegistry {
   Result<BoundAggregate> ResolveAggregate(const std::string& name,
                                           const std::vector<ArgInfo>& args) const;
 
+  // Every overload, in registration order (listings: the shell's \df).
+  const std::vector<std::unique_ptr<ScalarFunction>>& scalars() const { return scalars_; }
+  const std::vector<std::unique_ptr<AggregateFunction>>& aggregates() const { return aggregates_; }
+
  private:
   std::vector<std::unique_ptr<ScalarFunction>> scalars_;
   std::vector<std::unique_ptr<AggregateFunction>> aggregates_;

@@ -28,8 +28,11 @@ CommandAction AddParquetMetaCommand(CLI::App* app);
 // quiver gen ssb|tpch: writes a benchmark data set (SSB or TPC-H).
 CommandAction AddGenCommand(CLI::App* app);
 
-// quiver sql: runs SQL statements over files and in-memory tables.
+// quiver sql: runs SQL statements over files and in-memory tables; with
+// none on a terminal, the interactive shell (tools/shell/shell.h).
 CommandAction AddSqlCommand(CLI::App* app);
+// The shell with default options: `quiver` alone on a terminal.
+Status RunInteractiveShell();
 // quiver slt FILE...: runs sqllogictest scripts and reports pass rates.
 CommandAction AddSltCommand(CLI::App* app);
 

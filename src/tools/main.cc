@@ -6,6 +6,7 @@
 // No exception escapes: CLI11's parse errors and anything unexpected thrown
 // by the standard library are caught here.
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <exception>
@@ -32,10 +33,16 @@ int Fail(int code, const std::string& message, const std::string& command = "") 
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app("quiver: query and convert Arrow and CSV files", "quiver");
+  CLI::App app(
+      "Quiver: an analytical SQL database (PostgreSQL dialect) over Arrow, Parquet and CSV\n"
+      "files, with an interactive shell and an Arrow Flight SQL server.",
+      "quiver");
   app.set_version_flag("--version", "quiver " QUIVER_VERSION, "Print the version and exit");
   app.require_subcommand(0, 1);
-  app.footer("Run 'quiver help COMMAND' or 'quiver COMMAND --help' for a command's options.");
+  app.footer(
+      "Run 'quiver' alone (or 'quiver sql') on a terminal for the interactive SQL shell:\n"
+      "  quiver=> SELECT count(*) FROM \"events.parquet\";\n"
+      "Run 'quiver help COMMAND' or 'quiver COMMAND --help' for a command's options.");
 
   std::vector<std::pair<CLI::App*, quiver::cli::CommandAction>> actions;
   auto add = [&](quiver::cli::CommandAction (*adder)(CLI::App*)) {
@@ -92,7 +99,13 @@ int Main(int argc, char** argv) {
     if (!st.ok()) return st.message().empty() ? 1 : Fail(1, st.message());
     return 0;
   }
-  // No command: show the overview, as `git` does, but signal misuse.
+  // No command: on a terminal, the SQL shell; else the overview, as `git`
+  // shows it, signalling misuse.
+  if (::isatty(STDIN_FILENO)) {
+    const quiver::Status st = quiver::cli::RunInteractiveShell();
+    if (!st.ok()) return st.message().empty() ? 1 : Fail(1, st.message());
+    return 0;
+  }
   std::fputs(app.help().c_str(), stderr);
   return 2;
 }

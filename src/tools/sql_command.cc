@@ -16,6 +16,8 @@
 // the error position, and exit with status 1.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -34,6 +36,7 @@
 #include "formats/ipc/writer.h"
 #include "sql/parser.h"
 #include "tools/commands.h"
+#include "tools/shell/shell.h"
 
 namespace quiver::cli {
 namespace {
@@ -279,19 +282,54 @@ class InterruptWatcher {
   std::thread thread_;
 };
 
-// Runs the statements one by one, each printed from its stream.
-Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args) {
+// The line (1-based) of the first token at or after `offset`: a statement's
+// span starts after the previous ';', blanks and comments included.
+int LineOfToken(const std::string& text, size_t offset) {
+  size_t i = offset;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    } else if (text.compare(i, 2, "--") == 0) {
+      i = text.find('\n', i);
+      if (i == std::string::npos) i = text.size();
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? text.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::min(i, text.size()), '\n'));
+}
+
+// Runs the statements one by one, each printed from its stream. `source`
+// names where a script came from ("standard input", the -f file; empty for
+// statements given as an argument): an error then also names the line of
+// the statement that failed, as psql does, since nothing after it runs.
+Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
+                   const std::string& source) {
   auto parsed = sql::Parse(text);
-  auto fail = [&](const Status& st, int offset) {
+  auto fail = [&](const Status& st, int offset, const char* what) {
     // Positions are offsets into the statement: make them offsets into
     // `text` for the caret view, then exit 1 without main's generic prefix.
     const Status at = st.position() >= 0 ? st.WithPosition(st.position() + offset) : st;
     std::fflush(stdout);
     std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(at, text).c_str());
+    if (!source.empty()) {
+      const int line = LineOfToken(text, static_cast<size_t>(std::max(
+                                             0, what == nullptr ? offset : at.position())));
+      if (what == nullptr) {
+        std::fprintf(stderr, "quiver: stopped at the statement on line %d of %s\n", line,
+                     source.c_str());
+      } else {
+        std::fprintf(stderr, "quiver: %s on line %d of %s; no statement was run\n", what, line,
+                     source.c_str());
+      }
+    }
     std::fflush(stderr);
     return Status(StatusCode::kCancelled, "");
   };
-  if (!parsed.ok()) return fail(parsed.status(), 0);
+  if (!parsed.ok()) return fail(parsed.status(), 0, "syntax error");
   // --format arrow writes the last result with rows; the others run unseen.
   int last_rows = -1;
   for (size_t i = 0; i < parsed->size(); ++i) {
@@ -306,7 +344,7 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args) {
         text.substr(static_cast<size_t>(st->location),
                     st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
     auto stream = db.ExecuteStream(one);
-    if (!stream.ok()) return fail(stream.status(), st->location);
+    if (!stream.ok()) return fail(stream.status(), st->location, nullptr);
     watcher.Watch(stream->get());
     Status printed;
     if (args.format != "arrow") {
@@ -336,7 +374,7 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args) {
     // The query's errors (and a cancel) come from its stream.
     if (!printed.ok()) {
       if (printed.code() == StatusCode::kIOError) return printed;
-      return fail(printed, st->location);
+      return fail(printed, st->location, nullptr);
     }
   }
   if (args.format == "arrow" && last_rows < 0) {
@@ -352,18 +390,42 @@ Result<std::string> ReadStatements(const SqlArgs& args) {
   }
   if (!args.statements.empty()) return args.statements;
   std::string path = args.file;
-  if (path.empty()) {
-    if (::isatty(STDIN_FILENO)) {
-      return Status::Invalid(
-          "no statements: pass them as an argument, with -f FILE, or on standard input");
-    }
-    path = "-";
-  }
+  if (path.empty()) path = "-";  // a terminal opens the shell instead (RunSql)
   QUIVER_ASSIGN_OR_RAISE(auto data, ReadFileFully(path));
   return std::string(data->view());
 }
 
+DatabaseOptions MakeDatabaseOptions(const SqlArgs& args) {
+  DatabaseOptions options;
+  options.threads = args.threads;
+  options.optimize = !args.no_optimizer;
+  options.runtime_filters = !args.no_runtime_filters;
+  options.disabled_optimizer_rules = args.disabled_rules;
+  return options;
+}
+
+Status RunShell(const SqlArgs& args) {
+  if (args.format != "table") {
+    return Status::Invalid(
+        "--format {}: the interactive shell shows tables; pipe the statements in, or pass them "
+        "as an argument or with -f",
+        args.format);
+  }
+  DatabaseOptions options = MakeDatabaseOptions(args);
+  if (!args.memory_limit.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(options.memory_limit, ParseMemorySize(args.memory_limit));
+  }
+  Database db(options);
+  shell::ShellOptions shell_options;
+  shell_options.max_rows = args.max_rows;
+  return shell::RunShell(&db, shell_options);
+}
+
 Status RunSql(const SqlArgs& args) {
+  // No statements on a terminal: the interactive shell.
+  if (args.statements.empty() && args.file.empty() && ::isatty(STDIN_FILENO)) {
+    return RunShell(args);
+  }
   QUIVER_ASSIGN_OR_RAISE(std::string text, ReadStatements(args));
   DatabaseOptions options;
   if (!args.memory_limit.empty()) {
@@ -375,7 +437,12 @@ Status RunSql(const SqlArgs& args) {
   options.disabled_optimizer_rules = args.disabled_rules;
   Database db(options);
   const auto start = std::chrono::steady_clock::now();
-  if (!args.timing && args.repeat <= 1) return RunStreamed(db, text, args);
+  if (!args.timing && args.repeat <= 1) {
+    const std::string source = !args.statements.empty() ? ""
+                               : args.file.empty() || args.file == "-" ? "standard input"
+                                                                       : args.file;
+    return RunStreamed(db, text, args, source);
+  }
   Result<std::vector<QueryResult>> results = std::vector<QueryResult>{};
   {
     // Statement by statement, each timed (and repeated) on its own.
@@ -440,10 +507,14 @@ Status RunSql(const SqlArgs& args) {
 
 }  // namespace
 
+Status RunInteractiveShell() { return RunShell(SqlArgs{}); }
+
 CommandAction AddSqlCommand(CLI::App* app) {
   auto args = std::make_shared<SqlArgs>();
-  CLI::App* cmd = app->add_subcommand("sql", "Run SQL statements over files and in-memory tables");
+  CLI::App* cmd = app->add_subcommand(
+      "sql", "Run SQL statements over files and tables; with none, on a terminal, open the shell");
   cmd->footer(
+      "With no statements on a terminal, opens the interactive shell (\\? there for help).\n"
       "Files are tables: name them with a quoted identifier or a table function.\n"
       "  quiver sql \"SELECT count(*) FROM \\\"data/events.arrow\\\"\"\n"
       "  quiver sql \"SELECT * FROM read_csv('logs/*.csv', header => true) LIMIT 5\"\n"
@@ -465,7 +536,7 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "  ROW_GROUP_SIZE     rows per Parquet row group (default 1048576)\n"
       "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)");
   cmd->add_option("STATEMENTS", args->statements,
-                  "SQL statements separated by ';' (default: -f or stdin)");
+                  "SQL statements separated by ';' (default: -f, piped stdin, else the shell)");
   cmd->add_option("-f,--file", args->file, "Read the statements from FILE");
   cmd->add_option("--format", args->format,
                   "Output: table (default), csv, json (one object per row), arrow "
