@@ -156,9 +156,21 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
     QUIVER_ASSIGN_OR_RAISE(rw, ResolveSpec(*e.window, named_windows_, 0));
   }
   const int32_t frame_options = rw.frame->frame_options;
+  const int frame_location = rw.frame->location >= 0 ? rw.frame->location : e.location;
+  const char* mode = frame_options & sql::kFrameRows     ? "ROWS"
+                     : frame_options & sql::kFrameGroups ? "GROUPS"
+                                                         : "RANGE";
   if (frame_options & sql::kFrameNonDefault) {
-    return Status::Unsupported("window frame clauses (ROWS / RANGE / GROUPS)")
-        .WithPosition(rw.frame->location >= 0 ? rw.frame->location : e.location);
+    if ((frame_options & sql::kFrameGroups) && rw.order_by->empty()) {
+      return Status::Invalid("GROUPS mode requires an ORDER BY clause").WithPosition(frame_location);
+    }
+    constexpr int32_t kOffsets = sql::kFrameStartOffsetPreceding | sql::kFrameStartOffsetFollowing |
+                                 sql::kFrameEndOffsetPreceding | sql::kFrameEndOffsetFollowing;
+    if ((frame_options & sql::kFrameRange) && (frame_options & kOffsets) && rw.order_by->size() != 1) {
+      return Status::Invalid(
+                 "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+          .WithPosition(frame_location);
+    }
   }
 
   auto no_such_function = [&]() {
@@ -270,6 +282,42 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
   if (filter) {
     w->children.push_back(std::move(filter));
     w->has_filter = true;
+  }
+  // Frame offsets: constants (folded by the optimizer, read by the physical
+  // planner); ROWS and GROUPS count rows / peer groups (bigint), RANGE
+  // offsets are in the ORDER BY key's units.
+  for (const sql::ExprPtr* offset : {&rw.frame->start_offset, &rw.frame->end_offset}) {
+    if (!*offset) continue;
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(**offset));
+    bool variables = false;
+    VisitExpression(*b, [&](const Expression& x) {
+      if (x.type == ExprType::kColumnRef || x.type == ExprType::kAggregate ||
+          x.type == ExprType::kSubquery || x.type == ExprType::kWindow || x.IsVolatile())
+        variables = true;
+    });
+    if (variables) {
+      return Status::Invalid("argument of {} must not contain variables", mode)
+          .WithPosition((*offset)->location);
+    }
+    if (frame_options & sql::kFrameRange) {
+      const TypeRef& key = w->order_key(0).return_type;
+      const bool temporal = key->id == TypeId::kDate32 || key->id == TypeId::kTimestamp;
+      b = ResolveUnknown(std::move(b), temporal ? month_day_nano_interval() : key);
+    } else {
+      if (b->unknown_literal) b = ResolveUnknown(std::move(b), int64());
+      if (!IsIntegerType(*b->return_type) && b->return_type->id != TypeId::kNull) {
+        return Status::TypeError("argument of {} must be type bigint, not type {}", mode,
+                                 PgTypeName(*b->return_type))
+            .WithPosition((*offset)->location);
+      }
+      QUIVER_ASSIGN_OR_RAISE(b, CastTo(std::move(b), int64(), (*offset)->location, false));
+    }
+    if (offset == &rw.frame->start_offset) {
+      w->has_start_offset = true;
+    } else {
+      w->has_end_offset = true;
+    }
+    w->children.push_back(std::move(b));
   }
   w->frame_options = frame_options;
   w->alias = name;

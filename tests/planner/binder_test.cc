@@ -142,6 +142,14 @@ TEST_F(PlannerBinder, WindowFunctions) {
                  "SELECT a, count(*), sum(count(*)) OVER (ORDER BY a) FROM t GROUP BY a "
                  "ORDER BY rank() OVER (ORDER BY a DESC)"),
             "3|1|4\n2|2|3\n1|1|1");
+  // Frames: a moving sum, a RANGE over the key's values, GROUPS of peers, EXCLUDE.
+  EXPECT_EQ(Rows(db_,
+                 "SELECT a, sum(a) OVER (ORDER BY a, b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), "
+                 "count(*) OVER (ORDER BY a RANGE BETWEEN 1 PRECEDING AND 0 FOLLOWING), "
+                 "sum(a) OVER (ORDER BY a GROUPS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
+                 "sum(a) OVER (ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING "
+                 "EXCLUDE GROUP) FROM t ORDER BY a, b"),
+            "1|1|1|7|7\n2|3|3|3|4\n2|4|3|3|4\n3|5|3|NULL|5");
   ExpectError("SELECT a FROM t WHERE rank() OVER () > 1", "window functions are not allowed in WHERE", 22);
   ExpectError("SELECT rank() OVER w FROM t", "window \"w\" does not exist", 19);
 }

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <mutex>
 
+#include "common/thread_pool.h"
 #include "execution/row_buffer.h"
 #include "functions/kernel_util.h"
 #include "sql/ast.h"
@@ -35,10 +38,13 @@ struct WindowSource : GlobalSourceState {
 // One sort of the input: rows ordered by partition keys then order keys.
 // Positions below are positions in this sorted order.
 struct SortedRows {
-  std::vector<uint32_t> perm;         // sorted position -> input row
-  std::vector<int64_t> part_end;      // sorted position -> end of its partition
-  std::vector<int64_t> peer_end;      // sorted position -> end of its peer group
-  std::vector<int64_t> part_starts;   // the partitions' first positions, ascending
+  std::vector<uint32_t> perm;        // sorted position -> input row
+  std::vector<int64_t> part_end;     // sorted position -> end of its partition
+  std::vector<int64_t> peer_start;   // sorted position -> start of its peer group
+  std::vector<int64_t> peer_end;     // sorted position -> end of its peer group
+  std::vector<int64_t> peer_group;   // sorted position -> its peer group's number (all partitions)
+  std::vector<int64_t> group_start;  // peer group number -> its first position
+  std::vector<int64_t> part_starts;  // the partitions' first positions, ascending
 };
 
 Result<SortedRows> SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& f, int64_t n,
@@ -54,8 +60,11 @@ Result<SortedRows> SortRows(const std::vector<ArrayRef>& columns, const WindowFu
   } else {
     QUIVER_ASSIGN_OR_RAISE(s.perm, SortPermutation(columns, all_keys, n, &ctx));
   }
-  s.part_end.resize(static_cast<size_t>(n));
-  s.peer_end.resize(static_cast<size_t>(n));
+  const auto un = static_cast<size_t>(n);
+  s.part_end.resize(un);
+  s.peer_end.resize(un);
+  s.peer_start.resize(un);
+  s.peer_group.resize(un);
   RowComparator part_cmp(columns, part_keys);
   RowComparator order_cmp(columns, f.orders);
   // Walk backwards so each position learns where its partition and peer group end.
@@ -75,6 +84,16 @@ Result<SortedRows> SortRows(const std::vector<ArrayRef>& columns, const WindowFu
     s.peer_end[static_cast<size_t>(i)] = f.orders.empty() ? part_end : peer_end;
   }
   for (int64_t i = 0; i < n; i = s.part_end[static_cast<size_t>(i)]) s.part_starts.push_back(i);
+  for (int64_t i = 0; i < n;) {
+    const int64_t e = s.peer_end[static_cast<size_t>(i)];
+    const auto g = static_cast<int64_t>(s.group_start.size());
+    s.group_start.push_back(i);
+    for (int64_t k = i; k < e; ++k) {
+      s.peer_start[static_cast<size_t>(k)] = i;
+      s.peer_group[static_cast<size_t>(k)] = g;
+    }
+    i = e;
+  }
   return s;
 }
 
@@ -83,11 +102,11 @@ template <typename T>
 struct NumericColumn {
   std::vector<T> values;
   std::vector<uint8_t> valid;  // empty: all valid
-  explicit NumericColumn(int64_t n) : values(static_cast<size_t>(n)) {}
-  void SetNull(int64_t i) {
-    if (valid.empty()) valid.assign(values.size(), 1);
-    valid[static_cast<size_t>(i)] = 0;
+  explicit NumericColumn(int64_t n, bool nullable = false) : values(static_cast<size_t>(n)) {
+    if (nullable) valid.assign(values.size(), 1);
   }
+  // REQUIRES: constructed nullable (tasks write disjoint slots concurrently).
+  void SetNull(int64_t i) { valid[static_cast<size_t>(i)] = 0; }
   // The column in output order: output row j holds values[map[j]].
   Result<ArrayRef> Finish(const TypeRef& type, const std::vector<uint32_t>& map, MemoryPool* pool) const {
     const int64_t n = static_cast<int64_t>(map.size());
@@ -130,8 +149,255 @@ struct StateArena {
   uint8_t* at(int64_t i) { return reinterpret_cast<uint8_t*>(storage.data()) + static_cast<size_t>(stride) * i; }
 };
 
+// Up to three runs of sorted positions, in order: a frame minus what
+// EXCLUDE takes out of it.
+struct FrameRuns {
+  int64_t begin[3];
+  int64_t end[3];
+  int count = 0;
+  void Add(int64_t b, int64_t e) {
+    if (b >= e) return;
+    begin[count] = b;
+    end[count] = e;
+    ++count;
+  }
+  int64_t size() const {
+    int64_t total = 0;
+    for (int k = 0; k < count; ++k) total += end[k] - begin[k];
+    return total;
+  }
+};
+
+__int128 SaturatingAdd(__int128 a, __int128 b) {
+  __int128 r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? std::numeric_limits<__int128>::max() : std::numeric_limits<__int128>::min();
+  return r;
+}
+
+// The frame of each row (WindowFrame), as runs of sorted positions.
+class FrameCalculator {
+ public:
+  FrameCalculator(const WindowFunctionSpec& f, const std::vector<ArrayRef>& columns, const SortedRows& s)
+      : frame_(f.frame), s_(s) {
+    if (frame_.key_kind == WindowFrame::KeyKind::kNone) return;
+    // RANGE with offsets: the one ORDER BY key, as numbers.
+    key_ = columns[static_cast<size_t>(f.orders[0].column)].get();
+    descending_ = f.orders[0].descending;
+    const int64_t n = key_->length;
+    if (frame_.key_kind == WindowFrame::KeyKind::kFloat) {
+      fkeys_.resize(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) {
+        fkeys_[static_cast<size_t>(r)] = key_->type->id == TypeId::kFloat ? key_->GetValues<float>(1)[r]
+                                                                        : key_->GetValues<double>(1)[r];
+      }
+    } else {
+      ikeys_.resize(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) {
+        __int128 v = 0;
+        switch (key_->type->id) {
+          case TypeId::kInt8:
+            v = key_->GetValues<int8_t>(1)[r];
+            break;
+          case TypeId::kInt16:
+            v = key_->GetValues<int16_t>(1)[r];
+            break;
+          case TypeId::kInt32:
+          case TypeId::kDate32:
+            v = key_->GetValues<int32_t>(1)[r];
+            break;
+          case TypeId::kDecimal128:
+            std::memcpy(&v, key_->GetValues<__int128>(1) + r, 16);
+            break;
+          default:
+            v = key_->GetValues<int64_t>(1)[r];
+            break;
+        }
+        ikeys_[static_cast<size_t>(r)] = v * frame_.key_multiplier;
+      }
+    }
+  }
+
+  // A partition [ps, pe) and, for RANGE offsets, where its keys are not NULL.
+  struct Part {
+    int64_t ps, pe, nn_begin, nn_end;
+  };
+  Part Partition(int64_t ps, int64_t pe) const {
+    // Rows whose key is NULL sort together at one end of the partition.
+    Part p{ps, pe, ps, pe};
+    if (key_ == nullptr) return p;
+    while (p.nn_begin < pe && !key_->IsValid(s_.perm[static_cast<size_t>(p.nn_begin)])) ++p.nn_begin;
+    while (p.nn_end > p.nn_begin && !key_->IsValid(s_.perm[static_cast<size_t>(p.nn_end - 1)])) --p.nn_end;
+    return p;
+  }
+
+  // Frame runs of sorted position i of partition `part`.
+  FrameRuns Runs(int64_t i, const Part& part) const {
+    const int64_t ps = part.ps, pe = part.pe;
+    int64_t start = Bound(frame_.start, true, i, part);
+    int64_t end = Bound(frame_.end, false, i, part);
+    start = std::max(start, ps);
+    end = std::min(end, pe);
+    FrameRuns runs;
+    const int64_t peer_start = s_.peer_start[static_cast<size_t>(i)];
+    const int64_t peer_end = s_.peer_end[static_cast<size_t>(i)];
+    switch (frame_.exclude) {
+      case WindowFrame::Exclude::kNoOthers:
+        runs.Add(start, end);
+        break;
+      case WindowFrame::Exclude::kCurrentRow:
+        runs.Add(start, std::min(end, i));
+        runs.Add(std::max(start, i + 1), end);
+        break;
+      case WindowFrame::Exclude::kGroup:
+        runs.Add(start, std::min(end, peer_start));
+        runs.Add(std::max(start, peer_end), end);
+        break;
+      case WindowFrame::Exclude::kTies:
+        runs.Add(start, std::min(end, peer_start));
+        if (i >= start && i < end) runs.Add(i, i + 1);
+        runs.Add(std::max(start, peer_end), end);
+        break;
+    }
+    return runs;
+  }
+
+ private:
+  int64_t Bound(WindowFrame::Bound b, bool is_start, int64_t i, const Part& part) const {
+    const int64_t ps = part.ps, pe = part.pe;
+    using B = WindowFrame::Bound;
+    switch (b) {
+      case B::kUnboundedPreceding:
+        return ps;
+      case B::kUnboundedFollowing:
+        return pe;
+      case B::kCurrentRow:
+        if (frame_.mode == WindowFrame::Mode::kRows) return is_start ? i : i + 1;
+        return is_start ? s_.peer_start[static_cast<size_t>(i)] : s_.peer_end[static_cast<size_t>(i)];
+      case B::kPreceding:
+      case B::kFollowing:
+        break;
+    }
+    const bool preceding = b == B::kPreceding;
+    const __int128 offset = is_start ? frame_.start_offset : frame_.end_offset;
+    switch (frame_.mode) {
+      case WindowFrame::Mode::kRows: {
+        const __int128 target = preceding ? i - offset : i + offset;
+        const __int128 pos = is_start ? target : target + 1;
+        return static_cast<int64_t>(std::clamp<__int128>(pos, ps, pe));
+      }
+      case WindowFrame::Mode::kGroups: {
+        const int64_t g = s_.peer_group[static_cast<size_t>(i)];
+        const int64_t first = s_.peer_group[static_cast<size_t>(ps)];
+        const int64_t last = s_.peer_group[static_cast<size_t>(pe - 1)];
+        const __int128 target = preceding ? g - offset : g + offset;
+        if (target < first) return ps;
+        if (target > last) return pe;
+        const auto t = static_cast<size_t>(target);
+        if (is_start) return s_.group_start[t];
+        return s_.peer_end[static_cast<size_t>(s_.group_start[t])];
+      }
+      case WindowFrame::Mode::kRange:
+        break;
+    }
+    // RANGE: by key value. A NULL key is in range of the NULLs (its peers) only.
+    const uint32_t row = s_.perm[static_cast<size_t>(i)];
+    if (!key_->IsValid(row)) {
+      return is_start ? s_.peer_start[static_cast<size_t>(i)] : s_.peer_end[static_cast<size_t>(i)];
+    }
+    // In key order, "preceding" values are smaller (ASC) or larger (DESC).
+    const bool toward_smaller = preceding != descending_;
+    // Start: the first row whose key is at or past the bound; end: the first
+    // row past it (in the sort's direction).
+    auto search = [&](auto keys, auto bound) {
+      auto first_not_before = [&](int64_t p) {
+        const auto k = keys[s_.perm[static_cast<size_t>(p)]];
+        if (is_start) return descending_ ? k <= bound : k >= bound;
+        return descending_ ? k < bound : k > bound;
+      };
+      int64_t lo = part.nn_begin, hi = part.nn_end;
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (first_not_before(mid)) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      return lo;
+    };
+    if (frame_.key_kind == WindowFrame::KeyKind::kFloat) {
+      const double off = is_start ? frame_.start_offset_float : frame_.end_offset_float;
+      const double cur = fkeys_[row];
+      return search(fkeys_.data(), toward_smaller ? cur - off : cur + off);
+    }
+    const __int128 cur = ikeys_[row];
+    return search(ikeys_.data(), SaturatingAdd(cur, toward_smaller ? -offset : offset));
+  }
+
+  const WindowFrame& frame_;
+  const SortedRows& s_;
+  const ArrayData* key_ = nullptr;
+  bool descending_ = false;
+  std::vector<__int128> ikeys_;
+  std::vector<double> fkeys_;
+};
+
+// A segment tree of aggregate states over one partition's rows (sorted
+// positions [ps, pe)): leaves hold one row each, inner nodes the combine of
+// their children, so any run's aggregate takes O(log n) combines.
+// Combines keep the rows' order (string_agg).
+class SegmentTree {
+ public:
+  SegmentTree(const AggregateFunction& fn, MemoryPool* pool) : fn_(fn), pool_(pool) {}
+  ~SegmentTree() { Clear(); }
+
+  Status Build(int64_t m, const std::function<Status(std::vector<uint8_t*>& leaves)>& fill) {
+    Clear();
+    m_ = m;
+    nodes_.Reset(fn_.state_size, 2 * m);
+    for (int64_t k = 0; k < 2 * m; ++k) fn_.init(nodes_.at(k));
+    initialized_ = 2 * m;
+    std::vector<uint8_t*> leaves(static_cast<size_t>(m));
+    for (int64_t k = 0; k < m; ++k) leaves[static_cast<size_t>(k)] = nodes_.at(m + k);
+    QUIVER_RETURN_NOT_OK(fill(leaves));
+    for (int64_t k = m - 1; k >= 1; --k) {
+      QUIVER_RETURN_NOT_OK(fn_.combine(nodes_.at(2 * k), nodes_.at(k), pool_));
+      QUIVER_RETURN_NOT_OK(fn_.combine(nodes_.at(2 * k + 1), nodes_.at(k), pool_));
+    }
+    return Status::OK();
+  }
+
+  // Folds leaves [l, r) into `dst`, in order.
+  Status Query(int64_t l, int64_t r, uint8_t* dst) {
+    right_.clear();
+    for (l += m_, r += m_; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) QUIVER_RETURN_NOT_OK(fn_.combine(nodes_.at(l++), dst, pool_));
+      if (r & 1) right_.push_back(--r);
+    }
+    for (auto it = right_.rbegin(); it != right_.rend(); ++it) {
+      QUIVER_RETURN_NOT_OK(fn_.combine(nodes_.at(*it), dst, pool_));
+    }
+    return Status::OK();
+  }
+
+ private:
+  void Clear() {
+    if (fn_.destroy) {
+      for (int64_t k = 0; k < initialized_; ++k) fn_.destroy(nodes_.at(k));
+    }
+    initialized_ = 0;
+  }
+  const AggregateFunction& fn_;
+  MemoryPool* pool_;
+  int64_t m_ = 0;
+  StateArena nodes_;
+  int64_t initialized_ = 0;
+  std::vector<int64_t> right_;
+};
+
 // Result column of one window function, computed over `s`, in output order
-// (`map`: output row -> sorted position).
+// (`map`: output row -> sorted position). Partitions are independent, so
+// runs of them are computed on the thread pool at once.
 class FunctionEvaluator {
  public:
   FunctionEvaluator(const WindowFunctionSpec& f, const std::vector<ArrayRef>& columns, const SortedRows& s,
@@ -164,10 +430,37 @@ class FunctionEvaluator {
  private:
   Status CheckCancel() const { return ctx_.cancelled() ? ctx_.CancelStatus() : Status::OK(); }
 
+  // Calls fn(ps, pe) for every partition, runs of partitions in parallel.
+  Status ForEachPartition(const std::function<Status(int64_t ps, int64_t pe)>& fn) {
+    const auto& starts = s_.part_starts;
+    const int64_t parts = static_cast<int64_t>(starts.size());
+    const int64_t tasks = std::min<int64_t>(parts, n_ < 16384 ? 1 : 4 * std::max(1, DefaultParallelism()));
+    if (tasks <= 1) {
+      for (int64_t p = 0; p < parts; ++p) {
+        if ((p & 1023) == 0) QUIVER_RETURN_NOT_OK(CheckCancel());
+        QUIVER_RETURN_NOT_OK(fn(starts[static_cast<size_t>(p)], s_.part_end[static_cast<size_t>(starts[static_cast<size_t>(p)])]));
+      }
+      return Status::OK();
+    }
+    // Cut the partitions into runs of about n / tasks rows.
+    std::vector<int64_t> cut{0};
+    for (int64_t p = 0; p < parts; ++p) {
+      if (starts[static_cast<size_t>(p)] >= n_ * static_cast<int64_t>(cut.size()) / tasks && p > cut.back()) cut.push_back(p);
+    }
+    cut.push_back(parts);
+    return ParallelFor(static_cast<int64_t>(cut.size()) - 1, [&](int64_t t) -> Status {
+      for (int64_t p = cut[static_cast<size_t>(t)]; p < cut[static_cast<size_t>(t + 1)]; ++p) {
+        if ((p & 1023) == 0) QUIVER_RETURN_NOT_OK(CheckCancel());
+        const int64_t ps = starts[static_cast<size_t>(p)];
+        QUIVER_RETURN_NOT_OK(fn(ps, s_.part_end[static_cast<size_t>(ps)]));
+      }
+      return Status::OK();
+    });
+  }
+
   Result<ArrayRef> Ranks() {
     NumericColumn<int64_t> out(n_);
-    for (int64_t ps : s_.part_starts) {
-      const int64_t pe = s_.part_end[static_cast<size_t>(ps)];
+    QUIVER_RETURN_NOT_OK(ForEachPartition([&](int64_t ps, int64_t pe) {
       int64_t dense = 0;
       for (int64_t peer = ps; peer < pe;) {
         const int64_t peer_end = s_.peer_end[static_cast<size_t>(peer)];
@@ -179,14 +472,14 @@ class FunctionEvaluator {
         }
         peer = peer_end;
       }
-    }
+      return Status::OK();
+    }));
     return out.Finish(f_.type, map_, ctx_.pool());
   }
 
   Result<ArrayRef> Distribution() {
     NumericColumn<double> out(n_);
-    for (int64_t ps : s_.part_starts) {
-      const int64_t pe = s_.part_end[static_cast<size_t>(ps)];
+    QUIVER_RETURN_NOT_OK(ForEachPartition([&](int64_t ps, int64_t pe) {
       const double rows = static_cast<double>(pe - ps);
       for (int64_t peer = ps; peer < pe;) {
         const int64_t peer_end = s_.peer_end[static_cast<size_t>(peer)];
@@ -196,7 +489,8 @@ class FunctionEvaluator {
         for (int64_t i = peer; i < peer_end; ++i) out.values[static_cast<size_t>(i)] = v;
         peer = peer_end;
       }
-    }
+      return Status::OK();
+    }));
     return out.Finish(f_.type, map_, ctx_.pool());
   }
 
@@ -204,10 +498,9 @@ class FunctionEvaluator {
   // row whose argument is not NULL (rows before it get NULL); the first
   // `total % buckets` buckets hold one row more.
   Result<ArrayRef> Ntile() {
-    NumericColumn<int32_t> out(n_);
+    NumericColumn<int32_t> out(n_, /*nullable=*/true);
     const IntArg arg{columns_[static_cast<size_t>(f_.args[0])].get()};
-    for (int64_t ps : s_.part_starts) {
-      const int64_t pe = s_.part_end[static_cast<size_t>(ps)];
+    QUIVER_RETURN_NOT_OK(ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
       const int64_t total = pe - ps;
       int64_t ntile = 0, rows_per_bucket = 0, boundary = 0, remainder = 0;
       for (int64_t i = ps; i < pe; ++i) {
@@ -239,7 +532,8 @@ class FunctionEvaluator {
         }
         out.values[static_cast<size_t>(i)] = static_cast<int32_t>(ntile);
       }
-    }
+      return Status::OK();
+    }));
     return out.Finish(f_.type, map_, ctx_.pool());
   }
 
@@ -257,12 +551,11 @@ class FunctionEvaluator {
     const uint32_t null_slot = static_cast<uint32_t>(lag_lead ? 2 * n_ : n_);
     std::vector<uint32_t> src(static_cast<size_t>(n_));  // sorted position -> slot of `all`
     const IntArg count_arg{f_.args.size() > 1 ? columns_[static_cast<size_t>(f_.args[1])].get() : nullptr};
-    for (int64_t ps : s_.part_starts) {
-      const int64_t pe = s_.part_end[static_cast<size_t>(ps)];
+    const FrameCalculator frames(f_, columns_, s_);
+    QUIVER_RETURN_NOT_OK(ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
+      const FrameCalculator::Part part = frames.Partition(ps, pe);
       for (int64_t i = ps; i < pe; ++i) {
         const uint32_t row = s_.perm[static_cast<size_t>(i)];
-        // The default frame: the partition's start to the current row's last peer.
-        const int64_t frame_end = s_.peer_end[static_cast<size_t>(i)];
         uint32_t slot = null_slot;
         switch (f_.function) {
           case WindowFunction::kLag:
@@ -274,17 +567,30 @@ class FunctionEvaluator {
                                                : static_cast<uint32_t>(n_ + row);
             break;
           }
-          case WindowFunction::kFirstValue:
-            slot = s_.perm[static_cast<size_t>(ps)];
+          case WindowFunction::kFirstValue: {
+            const FrameRuns runs = frames.Runs(i, part);
+            if (runs.count > 0) slot = s_.perm[static_cast<size_t>(runs.begin[0])];
             break;
-          case WindowFunction::kLastValue:
-            slot = s_.perm[static_cast<size_t>(frame_end - 1)];
+          }
+          case WindowFunction::kLastValue: {
+            const FrameRuns runs = frames.Runs(i, part);
+            if (runs.count > 0) slot = s_.perm[static_cast<size_t>(runs.end[runs.count - 1] - 1)];
             break;
+          }
           case WindowFunction::kNthValue: {
             if (count_arg.IsNull(row)) break;
             const int64_t nth = count_arg.Get(row);
             if (nth <= 0) return Status::Invalid("argument of nth_value must be greater than zero");
-            if (ps + nth - 1 < frame_end) slot = s_.perm[static_cast<size_t>(ps + nth - 1)];
+            const FrameRuns runs = frames.Runs(i, part);
+            int64_t left = nth - 1;
+            for (int k = 0; k < runs.count; ++k) {
+              const int64_t len = runs.end[k] - runs.begin[k];
+              if (left < len) {
+                slot = s_.perm[static_cast<size_t>(runs.begin[k] + left)];
+                break;
+              }
+              left -= len;
+            }
             break;
           }
           default:
@@ -292,93 +598,145 @@ class FunctionEvaluator {
         }
         src[static_cast<size_t>(i)] = slot;
       }
-    }
+      return Status::OK();
+    }));
     std::vector<uint32_t> gather(static_cast<size_t>(n_));
     for (int64_t j = 0; j < n_; ++j) gather[static_cast<size_t>(j)] = src[map_[static_cast<size_t>(j)]];
     return kernels::Gather(all, gather.data(), n_, ctx_.pool());
   }
 
-  // An aggregate over the default frame: a running state per partition,
-  // folded one peer group at a time; after each peer group a copy of the
-  // state (init + combine) is that group's result.
+  // Whether row `row` passes the FILTER (no FILTER: every row).
+  bool Passes(const ArrayData* filter, uint32_t row) const {
+    return filter == nullptr ||
+           (filter->IsValid(row) && bit_util::GetBit(filter->GetRaw<uint8_t>(1), filter->offset + row));
+  }
+
+  // Aggregates. Frames that only grow as the rows advance (UNBOUNDED
+  // PRECEDING to CURRENT ROW, or the whole partition) fold a running state
+  // step by step and keep a copy (init + combine) per step; any other frame
+  // queries a segment tree per row. One result state per step or row, all
+  // finalized at once.
   Result<ArrayRef> Aggregate() {
     const AggregateFunction& fn = *f_.aggregate;
-    // Peer groups = result slots.
-    std::vector<int64_t> group_of(static_cast<size_t>(n_));
-    int64_t groups = 0;
+    const WindowFrame& fr = f_.frame;
+    using B = WindowFrame::Bound;
+    const bool no_exclude = fr.exclude == WindowFrame::Exclude::kNoOthers;
+    const bool running = no_exclude && fr.start == B::kUnboundedPreceding &&
+                         (fr.end == B::kCurrentRow || fr.end == B::kUnboundedFollowing);
+    // The steps: peer groups (RANGE / GROUPS to CURRENT ROW), rows (ROWS to
+    // CURRENT ROW) or partitions (to UNBOUNDED FOLLOWING); each its own result.
+    enum class Step { kPeers, kRows, kPartition } step = Step::kRows;
+    if (running) {
+      step = fr.end == B::kUnboundedFollowing ? Step::kPartition
+             : fr.mode == WindowFrame::Mode::kRows ? Step::kRows
+                                                   : Step::kPeers;
+    }
+    // slot_of[i]: the result state of sorted position i; slot_start[k]: the
+    // first position of slot k.
+    std::vector<int64_t> slot_of(static_cast<size_t>(n_));
+    std::vector<int64_t> slot_start;
     for (int64_t i = 0; i < n_;) {
-      const int64_t e = s_.peer_end[static_cast<size_t>(i)];
-      for (int64_t k = i; k < e; ++k) group_of[static_cast<size_t>(k)] = groups;
-      ++groups;
+      const int64_t e = step == Step::kPeers ? s_.peer_end[static_cast<size_t>(i)]
+                        : step == Step::kPartition ? s_.part_end[static_cast<size_t>(i)]
+                                                   : i + 1;
+      for (int64_t k = i; k < e; ++k) slot_of[static_cast<size_t>(k)] = static_cast<int64_t>(slot_start.size());
+      slot_start.push_back(i);
       i = e;
     }
-    StateArena snaps;
-    snaps.Reset(fn.state_size, groups);
-    StateArena running;
-    running.Reset(fn.state_size, 1);
-    std::vector<uint8_t*> snap_ptrs(static_cast<size_t>(groups));
-    int64_t initialized = 0;
-    auto destroy_all = [&]() {
-      if (!fn.destroy) return;
-      for (int64_t g = 0; g < initialized; ++g) fn.destroy(snap_ptrs[static_cast<size_t>(g)]);
-    };
-    Status st = Fold(fn, &snaps, &running, &snap_ptrs, &initialized);
-    if (!st.ok()) {
-      destroy_all();
-      return st;
+    const int64_t slots = static_cast<int64_t>(slot_start.size());
+    StateArena results;
+    results.Reset(fn.state_size, slots);
+    std::vector<uint8_t*> result_ptrs(static_cast<size_t>(slots));
+    for (int64_t k = 0; k < slots; ++k) {
+      result_ptrs[static_cast<size_t>(k)] = results.at(k);
+      fn.init(results.at(k));
     }
-    auto finalized = fn.finalize(snap_ptrs.data(), groups, f_.type, ctx_.pool());
-    destroy_all();
+    Status st = running ? FoldRunning(fn, slot_of, slot_start, result_ptrs) : FoldFrames(fn, result_ptrs);
+    Result<ArrayRef> finalized = st.ok() ? fn.finalize(result_ptrs.data(), slots, f_.type, ctx_.pool())
+                                         : Result<ArrayRef>(st);
+    if (fn.destroy) {
+      for (int64_t k = 0; k < slots; ++k) fn.destroy(results.at(k));
+    }
     QUIVER_RETURN_NOT_OK(finalized.status());
     std::vector<uint32_t> gather(static_cast<size_t>(n_));
     for (int64_t j = 0; j < n_; ++j) {
-      gather[static_cast<size_t>(j)] = static_cast<uint32_t>(group_of[map_[static_cast<size_t>(j)]]);
+      gather[static_cast<size_t>(j)] = static_cast<uint32_t>(slot_of[map_[static_cast<size_t>(j)]]);
     }
     return kernels::Gather(*finalized, gather.data(), n_, ctx_.pool());
   }
 
-  Status Fold(const AggregateFunction& fn, StateArena* snaps, StateArena* running, std::vector<uint8_t*>* snap_ptrs,
-              int64_t* initialized) {
-    std::vector<VectorRef> args(f_.args.size());
-    std::vector<uint8_t*> states;
-    std::vector<uint32_t> rows;
+  // Updates `state` with the rows at sorted positions [b, e) that pass the FILTER.
+  Status Update(const AggregateFunction& fn, int64_t b, int64_t e, uint8_t* state, std::vector<uint32_t>* rows,
+                std::vector<uint8_t*>* states) {
     const ArrayData* filter = f_.filter >= 0 ? columns_[static_cast<size_t>(f_.filter)].get() : nullptr;
-    uint8_t* state = running->at(0);
-    int64_t group = 0;
-    for (int64_t ps : s_.part_starts) {
-      QUIVER_RETURN_NOT_OK(CheckCancel());
-      const int64_t pe = s_.part_end[static_cast<size_t>(ps)];
+    rows->clear();
+    for (int64_t i = b; i < e; ++i) {
+      const uint32_t row = s_.perm[static_cast<size_t>(i)];
+      if (Passes(filter, row)) rows->push_back(row);
+    }
+    if (rows->empty()) return Status::OK();
+    std::vector<VectorRef> args(f_.args.size());
+    for (size_t a = 0; a < args.size(); ++a) {
+      args[a] = VectorRef{columns_[static_cast<size_t>(f_.args[a])].get(), rows->data(), false};
+    }
+    states->assign(rows->size(), state);
+    return fn.update(args, static_cast<int64_t>(rows->size()), states->data(), ctx_.pool());
+  }
+
+  Status FoldRunning(const AggregateFunction& fn, const std::vector<int64_t>& slot_of,
+                     const std::vector<int64_t>& slot_start, const std::vector<uint8_t*>& result_ptrs) {
+    return ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
+      StateArena arena;
+      arena.Reset(fn.state_size, 1);
+      uint8_t* state = arena.at(0);
       fn.init(state);
+      std::vector<uint32_t> rows;
+      std::vector<uint8_t*> states;
       Status st;
-      for (int64_t peer = ps; peer < pe && st.ok();) {
-        const int64_t peer_end = s_.peer_end[static_cast<size_t>(peer)];
-        rows.clear();
-        for (int64_t i = peer; i < peer_end; ++i) {
-          const uint32_t row = s_.perm[static_cast<size_t>(i)];
-          if (filter != nullptr && !(filter->IsValid(row) && bit_util::GetBit(filter->GetRaw<uint8_t>(1), filter->offset + row)))
-            continue;
-          rows.push_back(row);
-        }
-        if (!rows.empty()) {
-          for (size_t a = 0; a < args.size(); ++a) {
-            args[a] = VectorRef{columns_[static_cast<size_t>(f_.args[a])].get(), rows.data(), false};
-          }
-          states.assign(rows.size(), state);
-          st = fn.update(args, static_cast<int64_t>(rows.size()), states.data(), ctx_.pool());
-          if (!st.ok()) break;
-        }
-        uint8_t* snap = snaps->at(group);
-        fn.init(snap);
-        (*snap_ptrs)[static_cast<size_t>(group)] = snap;
-        ++*initialized;
-        st = fn.combine(state, snap, ctx_.pool());
-        ++group;
-        peer = peer_end;
+      const auto slots = static_cast<int64_t>(slot_start.size());
+      for (int64_t k = slot_of[static_cast<size_t>(ps)]; st.ok() && k < slots; ++k) {
+        const int64_t b = slot_start[static_cast<size_t>(k)];
+        if (b >= pe) break;
+        const int64_t e = k + 1 < slots ? std::min(slot_start[static_cast<size_t>(k + 1)], pe) : pe;
+        st = Update(fn, b, e, state, &rows, &states);
+        if (st.ok()) st = fn.combine(state, result_ptrs[static_cast<size_t>(k)], ctx_.pool());
       }
       if (fn.destroy) fn.destroy(state);
-      QUIVER_RETURN_NOT_OK(st);
-    }
-    return Status::OK();
+      return st;
+    });
+  }
+
+  Status FoldFrames(const AggregateFunction& fn, const std::vector<uint8_t*>& result_ptrs) {
+    const ArrayData* filter = f_.filter >= 0 ? columns_[static_cast<size_t>(f_.filter)].get() : nullptr;
+    const FrameCalculator frames(f_, columns_, s_);
+    return ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
+      const int64_t m = pe - ps;
+      SegmentTree tree(fn, ctx_.pool());
+      QUIVER_RETURN_NOT_OK(tree.Build(m, [&](std::vector<uint8_t*>& leaves) -> Status {
+        std::vector<uint32_t> rows;
+        std::vector<uint8_t*> states;
+        for (int64_t i = ps; i < pe; ++i) {
+          const uint32_t row = s_.perm[static_cast<size_t>(i)];
+          if (!Passes(filter, row)) continue;
+          rows.push_back(row);
+          states.push_back(leaves[static_cast<size_t>(i - ps)]);
+        }
+        if (rows.empty()) return Status::OK();
+        std::vector<VectorRef> args(f_.args.size());
+        for (size_t a = 0; a < args.size(); ++a) {
+          args[a] = VectorRef{columns_[static_cast<size_t>(f_.args[a])].get(), rows.data(), false};
+        }
+        return fn.update(args, static_cast<int64_t>(rows.size()), states.data(), ctx_.pool());
+      }));
+      const FrameCalculator::Part part = frames.Partition(ps, pe);
+      for (int64_t i = ps; i < pe; ++i) {
+        const FrameRuns runs = frames.Runs(i, part);
+        for (int k = 0; k < runs.count; ++k) {
+          QUIVER_RETURN_NOT_OK(tree.Query(runs.begin[k] - ps, runs.end[k] - ps, result_ptrs[static_cast<size_t>(i)]));
+        }
+      }
+      return Status::OK();
+    });
   }
 
   const WindowFunctionSpec& f_;
@@ -423,6 +781,32 @@ std::string PhysicalWindow::ParamsToString() const {
       for (size_t k = 0; k < f.orders.size(); ++k) {
         s += fmt::format("{} #{}{}", k ? "," : "", f.orders[k].column, f.orders[k].descending ? " DESC" : "");
       }
+    }
+    if (!f.frame.IsDefault()) {
+      using B = WindowFrame::Bound;
+      auto bound = [](B b, __int128 offset, double offset_float, bool is_float) {
+        switch (b) {
+          case B::kUnboundedPreceding:
+            return std::string("UNBOUNDED PRECEDING");
+          case B::kUnboundedFollowing:
+            return std::string("UNBOUNDED FOLLOWING");
+          case B::kCurrentRow:
+            return std::string("CURRENT ROW");
+          default:
+            return (is_float ? fmt::format("{}", offset_float) : fmt::format("{}", static_cast<int64_t>(offset))) +
+                   (b == B::kPreceding ? " PRECEDING" : " FOLLOWING");
+        }
+      };
+      const bool is_float = f.frame.key_kind == WindowFrame::KeyKind::kFloat;
+      s += f.frame.mode == WindowFrame::Mode::kRows     ? " ROWS "
+           : f.frame.mode == WindowFrame::Mode::kGroups ? " GROUPS "
+                                                        : " RANGE ";
+      s += bound(f.frame.start, f.frame.start_offset, f.frame.start_offset_float, is_float) + " TO " +
+           bound(f.frame.end, f.frame.end_offset, f.frame.end_offset_float, is_float);
+      s += f.frame.exclude == WindowFrame::Exclude::kCurrentRow ? " EXCLUDE CURRENT ROW"
+           : f.frame.exclude == WindowFrame::Exclude::kGroup    ? " EXCLUDE GROUP"
+           : f.frame.exclude == WindowFrame::Exclude::kTies     ? " EXCLUDE TIES"
+                                                                : "";
     }
   }
   return s;

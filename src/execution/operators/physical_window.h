@@ -17,6 +17,30 @@
 
 namespace quiver::exec {
 
+// A window frame, as the physical planner resolved it (offsets evaluated).
+struct WindowFrame {
+  enum class Mode : int8_t { kRows, kRange, kGroups };
+  enum class Bound : int8_t { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  enum class Exclude : int8_t { kNoOthers, kCurrentRow, kGroup, kTies };
+  // How RANGE offsets compare ORDER BY keys: as int64 (integers; dates and
+  // timestamps in microseconds), double, or int128 (unscaled decimals).
+  enum class KeyKind : int8_t { kNone, kInt, kFloat, kDecimal };
+  // RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW: PostgreSQL's default.
+  Mode mode = Mode::kRange;
+  Bound start = Bound::kUnboundedPreceding;
+  Bound end = Bound::kCurrentRow;
+  Exclude exclude = Exclude::kNoOthers;
+  // ROWS / GROUPS offsets, and RANGE offsets of KeyKind kInt / kDecimal.
+  __int128 start_offset = 0, end_offset = 0;
+  double start_offset_float = 0, end_offset_float = 0;  // RANGE offsets of KeyKind kFloat
+  KeyKind key_kind = KeyKind::kNone;
+  int64_t key_multiplier = 1;  // dates: microseconds per day
+  bool IsDefault() const {
+    return mode == Mode::kRange && start == Bound::kUnboundedPreceding && end == Bound::kCurrentRow &&
+           exclude == Exclude::kNoOthers;
+  }
+};
+
 // One window function as the physical planner resolved it: columns are
 // positions in the operator's input.
 struct WindowFunctionSpec {
@@ -27,7 +51,7 @@ struct WindowFunctionSpec {
   std::vector<int> partitions;
   std::vector<SortKey> orders;
   int filter = -1;  // input column of FILTER (WHERE ...), or -1
-  int32_t frame_options = 0;
+  WindowFrame frame;
   TypeRef type;  // result type
   std::string name;
 };

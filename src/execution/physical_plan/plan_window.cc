@@ -1,12 +1,113 @@
 // kWindow -> PhysicalWindow over the window functions' arguments,
 // PARTITION BY and ORDER BY keys and FILTERs, computed as columns below it
 // and dropped again above it.
+#include "execution/expression/expression_executor.h"
 #include "execution/operators/physical_window.h"
 #include "execution/physical_plan/plan_generator_internal.h"
+#include "sql/ast.h"
+#include "vector/sql_type.h"
 
 namespace quiver::exec::internal {
 
 using plan::Expression;
+
+namespace {
+
+using Frame = WindowFrame;
+
+// The frame of `w` from PostgreSQL's frame option bits and its offsets.
+Result<WindowFrame> ResolveFrame(const plan::WindowExpression& w) {
+  const int32_t fo = w.frame_options;
+  Frame f;
+  f.mode = fo & sql::kFrameRows ? Frame::Mode::kRows : fo & sql::kFrameGroups ? Frame::Mode::kGroups : Frame::Mode::kRange;
+  f.start = fo & sql::kFrameStartUnboundedPreceding ? Frame::Bound::kUnboundedPreceding
+            : fo & sql::kFrameStartCurrentRow       ? Frame::Bound::kCurrentRow
+            : fo & sql::kFrameStartOffsetPreceding  ? Frame::Bound::kPreceding
+            : fo & sql::kFrameStartOffsetFollowing  ? Frame::Bound::kFollowing
+                                                    : Frame::Bound::kUnboundedFollowing;
+  f.end = fo & sql::kFrameEndUnboundedFollowing ? Frame::Bound::kUnboundedFollowing
+          : fo & sql::kFrameEndCurrentRow       ? Frame::Bound::kCurrentRow
+          : fo & sql::kFrameEndOffsetPreceding  ? Frame::Bound::kPreceding
+          : fo & sql::kFrameEndOffsetFollowing  ? Frame::Bound::kFollowing
+                                                : Frame::Bound::kUnboundedPreceding;
+  if (f.start == Frame::Bound::kUnboundedFollowing || f.end == Frame::Bound::kUnboundedPreceding) {
+    return Status::Invalid("frame start cannot be UNBOUNDED FOLLOWING");  // the grammar refuses these first
+  }
+  f.exclude = fo & sql::kFrameExcludeCurrentRow ? Frame::Exclude::kCurrentRow
+              : fo & sql::kFrameExcludeGroup    ? Frame::Exclude::kGroup
+              : fo & sql::kFrameExcludeTies     ? Frame::Exclude::kTies
+                                                : Frame::Exclude::kNoOthers;
+  for (const bool start : {true, false}) {
+    const int index = start ? w.start_offset_index() : w.end_offset_index();
+    if (index < 0) continue;
+    const char* which = start ? "starting" : "ending";
+    QUIVER_ASSIGN_OR_RAISE(Value v, EvaluateConstant(*w.children[static_cast<size_t>(index)]));
+    if (v.is_null()) return Status::Invalid("frame {} offset must not be null", which);
+    __int128& offset = start ? f.start_offset : f.end_offset;
+    double& offset_float = start ? f.start_offset_float : f.end_offset_float;
+    if (f.mode != Frame::Mode::kRange) {
+      if (v.integer() < 0) return Status::Invalid("frame {} offset must not be negative", which);
+      offset = v.integer();
+      continue;
+    }
+    // RANGE: the offset in the key's units.
+    const DataType& key = *w.order_key(0).return_type;
+    const DataType& ot = *v.type();
+    const Status invalid_size = Status::Invalid("invalid preceding or following size in window function");
+    const Status mismatch =
+        Status::Invalid("RANGE with offset PRECEDING/FOLLOWING is not supported for column type {} and offset type {}",
+                        PgTypeName(key), PgTypeName(ot));
+    if (IsIntegerType(key)) {
+      if (!IsIntegerType(ot)) return mismatch;
+      if (v.integer() < 0) return invalid_size;
+      f.key_kind = Frame::KeyKind::kInt;
+      offset = v.integer();
+    } else if (key.id == TypeId::kFloat || key.id == TypeId::kDouble) {
+      if (!IsIntegerType(ot) && ot.id != TypeId::kFloat && ot.id != TypeId::kDouble && ot.id != TypeId::kDecimal128)
+        return mismatch;
+      const double d = v.ToDouble();
+      if (!(d >= 0)) return invalid_size;  // negative or NaN
+      f.key_kind = Frame::KeyKind::kFloat;
+      offset_float = d;
+    } else if (key.id == TypeId::kDecimal128) {
+      __int128 unscaled;
+      int scale;
+      if (IsIntegerType(ot)) {
+        unscaled = v.integer();
+        scale = 0;
+      } else if (ot.id == TypeId::kDecimal128) {
+        unscaled = v.decimal();
+        scale = ot.scale;
+      } else {
+        return mismatch;
+      }
+      if (unscaled < 0) return invalid_size;
+      if (scale > key.scale) {
+        return Status::Unsupported("a RANGE offset with more decimal places ({}) than the ORDER BY key ({})", scale,
+                                   key.scale);
+      }
+      f.key_kind = Frame::KeyKind::kDecimal;
+      offset = unscaled * Pow10Int128(key.scale - scale);
+    } else if (key.id == TypeId::kDate32 || key.id == TypeId::kTimestamp) {
+      if (ot.id != TypeId::kIntervalMonthDayNano) return mismatch;
+      const IntervalValue iv = v.interval();
+      if (iv.months < 0 || iv.days < 0 || iv.micros < 0) return invalid_size;
+      if (iv.months != 0) return Status::Unsupported("RANGE offsets of months or years");
+      if (key.id == TypeId::kTimestamp && (key.unit != TimeUnit::kMicro || (!key.timezone.empty() && iv.days != 0))) {
+        return Status::Unsupported("RANGE offsets in days over {}", PgTypeName(key));
+      }
+      constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
+      f.key_kind = Frame::KeyKind::kInt;
+      f.key_multiplier = key.id == TypeId::kDate32 ? kMicrosPerDay : 1;
+      offset = static_cast<__int128>(iv.days) * kMicrosPerDay + iv.micros;
+    } else {
+      return mismatch;
+    }
+  }
+  return f;
+}
+
+}  // namespace
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanWindow(const plan::LogicalWindow& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
@@ -15,10 +116,9 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanWindow(const plan::LogicalWindo
   std::vector<const Expression*> needed;
   for (const auto& e : op.expressions) {
     const auto& w = e->As<plan::WindowExpression>();
-    if (w.has_start_offset || w.has_end_offset) {
-      return Status::Unsupported("window frame offsets");
-    }
-    for (const auto& c : w.children) needed.push_back(c.get());
+    // Arguments, keys and FILTER (the frame offsets are constants, read below).
+    const int operands = w.num_args + w.num_partitions + static_cast<int>(w.order.size()) + w.has_filter;
+    for (int i = 0; i < operands; ++i) needed.push_back(w.children[static_cast<size_t>(i)].get());
   }
   std::vector<int> pos;
   QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, needed, &pos));
@@ -38,7 +138,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanWindow(const plan::LogicalWindo
     for (int i = 0; i < w.num_partitions; ++i) s.partitions.push_back(pos[k++]);
     for (const auto& o : w.order) s.orders.push_back({pos[k++], o.descending, o.nulls_first});
     if (w.has_filter) s.filter = pos[k++];
-    s.frame_options = w.frame_options;
+    QUIVER_ASSIGN_OR_RAISE(s.frame, ResolveFrame(w));
     s.type = w.return_type;
     s.name = w.name;
     specs.push_back(std::move(s));
