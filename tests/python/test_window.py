@@ -8,6 +8,9 @@ columns, and the same rows as multisets (each query selects a row id, so
 a window value that lands on the wrong row is caught); integers, decimals
 and text exactly, floating-point values within 1e-9 relative.
 
+tests/slt/*.test (sqllogictest format, expected results taken from
+PostgreSQL 15) must pass in full under `quiver slt`.
+
 The data has NULLs in partition and order keys, ties (peers), a partition of
 one row and a table with no rows. REFUSED lists what Quiver does not do yet:
 each must fail with an "unsupported: ..." error, never give an answer.
@@ -366,3 +369,12 @@ def test_window_errors(quiver_bin, sql, message):
                           timeout=120)
     assert proc.returncode != 0, f"{sql} should fail, gave:\n{proc.stdout}"
     assert message in proc.stderr, proc.stderr
+
+
+def test_slt_scripts(quiver_bin):
+    """The project's own sqllogictest scripts (tests/slt) pass in full."""
+    slt_dir = Path(__file__).resolve().parents[1] / "slt"
+    proc = subprocess.run([str(quiver_bin), "slt", str(slt_dir)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " 0 failed, 0 skipped" in proc.stdout.splitlines()[-1], proc.stdout

@@ -38,6 +38,8 @@ struct WindowSource : GlobalSourceState {
 // One sort of the input: rows ordered by partition keys then order keys.
 // Positions below are positions in this sorted order.
 struct SortedRows {
+  explicit SortedRows(MemoryPool* pool) : memory(pool) {}
+  MemoryReservation memory;  // the vectors below, charged to the query's pool
   std::vector<uint32_t> perm;        // sorted position -> input row
   std::vector<int64_t> part_end;     // sorted position -> end of its partition
   std::vector<int64_t> peer_start;   // sorted position -> start of its peer group
@@ -47,13 +49,15 @@ struct SortedRows {
   std::vector<int64_t> part_starts;  // the partitions' first positions, ascending
 };
 
-Result<SortedRows> SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& f, int64_t n,
-                            ExecutionContext& ctx) {
+Status SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& f, int64_t n, ExecutionContext& ctx,
+                SortedRows* out) {
+  SortedRows& s = *out;
   std::vector<SortKey> part_keys, all_keys;
   for (int c : f.partitions) part_keys.push_back({c, false, false});
   all_keys = part_keys;
   for (const auto& k : f.orders) all_keys.push_back(k);
-  SortedRows s;
+  // perm + part_end + peer_start + peer_end + peer_group (+ group_start).
+  QUIVER_RETURN_NOT_OK(s.memory.Update(n * (4 + 5 * 8)));
   if (all_keys.empty()) {
     s.perm.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) s.perm[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
@@ -94,7 +98,7 @@ Result<SortedRows> SortRows(const std::vector<ArrayRef>& columns, const WindowFu
     }
     i = e;
   }
-  return s;
+  return Status::OK();
 }
 
 // An int64 / int32 / double column of n values with an optional validity.
@@ -137,14 +141,19 @@ struct IntArg {
   int32_t Get(uint32_t row) const { return array->GetValues<int32_t>(1)[row]; }
 };
 
-// 16-byte aligned storage for aggregate states.
+// 16-byte aligned storage for aggregate states, charged to the query's pool.
 struct StateArena {
+  explicit StateArena(MemoryPool* pool) : memory(pool) {}
+  MemoryReservation memory;
   std::vector<std::max_align_t> storage;
   int stride = 0;
-  void Reset(int state_size, int64_t count) {
+  Status Reset(int state_size, int64_t count) {
     stride = (state_size + 15) / 16 * 16;
     const size_t bytes = static_cast<size_t>(stride) * static_cast<size_t>(std::max<int64_t>(count, 1));
+    storage.clear();
+    QUIVER_RETURN_NOT_OK(memory.Update(static_cast<int64_t>(bytes)));
     storage.assign((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t), std::max_align_t{});
+    return Status::OK();
   }
   uint8_t* at(int64_t i) { return reinterpret_cast<uint8_t*>(storage.data()) + static_cast<size_t>(stride) * i; }
 };
@@ -348,13 +357,13 @@ class FrameCalculator {
 // Combines keep the rows' order (string_agg).
 class SegmentTree {
  public:
-  SegmentTree(const AggregateFunction& fn, MemoryPool* pool) : fn_(fn), pool_(pool) {}
+  SegmentTree(const AggregateFunction& fn, MemoryPool* pool) : fn_(fn), pool_(pool), nodes_(pool) {}
   ~SegmentTree() { Clear(); }
 
   Status Build(int64_t m, const std::function<Status(std::vector<uint8_t*>& leaves)>& fill) {
     Clear();
     m_ = m;
-    nodes_.Reset(fn_.state_size, 2 * m);
+    QUIVER_RETURN_NOT_OK(nodes_.Reset(fn_.state_size, 2 * m));
     for (int64_t k = 0; k < 2 * m; ++k) fn_.init(nodes_.at(k));
     initialized_ = 2 * m;
     std::vector<uint8_t*> leaves(static_cast<size_t>(m));
@@ -644,8 +653,8 @@ class FunctionEvaluator {
       i = e;
     }
     const int64_t slots = static_cast<int64_t>(slot_start.size());
-    StateArena results;
-    results.Reset(fn.state_size, slots);
+    StateArena results(ctx_.pool());
+    QUIVER_RETURN_NOT_OK(results.Reset(fn.state_size, slots));
     std::vector<uint8_t*> result_ptrs(static_cast<size_t>(slots));
     for (int64_t k = 0; k < slots; ++k) {
       result_ptrs[static_cast<size_t>(k)] = results.at(k);
@@ -686,8 +695,8 @@ class FunctionEvaluator {
   Status FoldRunning(const AggregateFunction& fn, const std::vector<int64_t>& slot_of,
                      const std::vector<int64_t>& slot_start, const std::vector<uint8_t*>& result_ptrs) {
     return ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
-      StateArena arena;
-      arena.Reset(fn.state_size, 1);
+      StateArena arena(ctx_.pool());
+      QUIVER_RETURN_NOT_OK(arena.Reset(fn.state_size, 1));
       uint8_t* state = arena.at(0);
       fn.init(state);
       std::vector<uint32_t> rows;
@@ -853,7 +862,8 @@ Status PhysicalWindow::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) 
   std::vector<uint32_t> inverse;
   for (size_t first = 0; first < functions_.size(); ++first) {
     if (done[first]) continue;
-    QUIVER_ASSIGN_OR_RAISE(SortedRows s, SortRows(g.columns, functions_[first], n, ctx));
+    SortedRows s(ctx.pool());
+    QUIVER_RETURN_NOT_OK(SortRows(g.columns, functions_[first], n, ctx, &s));
     std::vector<uint32_t> map(static_cast<size_t>(n));  // output row -> sorted position
     if (first == 0) {
       g.order = s.perm;
