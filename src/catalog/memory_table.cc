@@ -1,8 +1,73 @@
 #include "catalog/memory_table.h"
 
+#include <algorithm>
+#include <utility>
+
+#include "columnar/batch_util.h"
+
 namespace quiver {
 
 namespace {
+
+// Stored batches hold up to kUnitRows rows (and kUnitBytes bytes): a scan
+// then hands out slices of a few large arrays, so a result streamed as
+// stored (SELECT * over a Flight SQL connection) is sent without copies,
+// and a parallel scan still gets a morsel per kUnitRows rows. Inserts of a
+// few rows each are merged like a binary counter (a run of small batches is
+// merged into the one before it once it is as large), so each row is copied
+// O(log kUnitRows) times at most, and most rows once or never.
+constexpr int64_t kUnitRows = int64_t{64} << 10;
+constexpr int64_t kUnitBytes = int64_t{64} << 20;
+
+bool Fits(int64_t rows, int64_t bytes) { return rows <= kUnitRows && bytes <= kUnitBytes; }
+
+// `incoming` appended to `stored`, in runs of up to a unit each.
+Status AppendCoalesced(const SchemaRef& schema, std::vector<RecordBatchRef> incoming,
+                       std::vector<RecordBatchRef>* stored) {
+  std::vector<RecordBatchRef> run;
+  int64_t run_rows = 0;
+  int64_t run_bytes = 0;
+  auto flush = [&]() -> Status {
+    if (run.empty()) return Status::OK();
+    QUIVER_ASSIGN_OR_RAISE(auto merged, ConcatenateBatches(schema, run));
+    stored->push_back(std::move(merged));
+    run.clear();
+    run_rows = run_bytes = 0;
+    return Status::OK();
+  };
+  for (auto& b : incoming) {
+    if (b->num_rows() == 0) continue;
+    if (b->num_rows() > kUnitRows) {
+      // A big batch (an ingested DataFrame) is kept as zero-copy slices of a
+      // unit each, morsels for a parallel scan.
+      QUIVER_RETURN_NOT_OK(flush());
+      for (int64_t at = 0; at < b->num_rows(); at += kUnitRows) {
+        RecordBatchRef part = b->Slice(at, std::min(kUnitRows, b->num_rows() - at));
+        stored->push_back(RecordBatch::Make(schema, part->num_rows(), part->columns()));
+      }
+      continue;
+    }
+    const int64_t bytes = SliceBytes(*b);
+    if (!Fits(run_rows + b->num_rows(), run_bytes + bytes)) QUIVER_RETURN_NOT_OK(flush());
+    run_rows += b->num_rows();
+    run_bytes += bytes;
+    run.push_back(std::move(b));
+  }
+  QUIVER_RETURN_NOT_OK(flush());
+  // The binary-counter rule on the tail.
+  while (stored->size() >= 2) {
+    const RecordBatchRef& prev = (*stored)[stored->size() - 2];
+    const RecordBatchRef& last = stored->back();
+    if (last->num_rows() < prev->num_rows() ||
+        !Fits(prev->num_rows() + last->num_rows(), SliceBytes(*prev) + SliceBytes(*last))) {
+      break;
+    }
+    QUIVER_ASSIGN_OR_RAISE(auto merged, ConcatenateBatches(schema, {prev, last}));
+    stored->pop_back();
+    stored->back() = std::move(merged);
+  }
+  return Status::OK();
+}
 
 class MemoryScanPlan final : public ScanPlan {
  public:
@@ -52,18 +117,19 @@ Status MemoryTable::Append(std::vector<RecordBatchRef> batches) {
     }
   }
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& b : batches) {
-    if (b->num_rows() > 0) batches_.push_back(RecordBatch::Make(schema_, b->num_rows(), b->columns()));
-  }
+  // Built aside and swapped in: a failed merge leaves the table as it was.
+  std::vector<RecordBatchRef> next = batches_;
+  QUIVER_RETURN_NOT_OK(AppendCoalesced(schema_, std::move(batches), &next));
+  batches_ = std::move(next);
   return Status::OK();
 }
 
-void MemoryTable::Replace(std::vector<RecordBatchRef> batches) {
+Status MemoryTable::Replace(std::vector<RecordBatchRef> batches) {
+  std::vector<RecordBatchRef> next;
+  QUIVER_RETURN_NOT_OK(AppendCoalesced(schema_, std::move(batches), &next));
   std::lock_guard<std::mutex> lock(mu_);
-  batches_.clear();
-  for (auto& b : batches) {
-    if (b->num_rows() > 0) batches_.push_back(RecordBatch::Make(schema_, b->num_rows(), b->columns()));
-  }
+  batches_ = std::move(next);
+  return Status::OK();
 }
 
 std::vector<RecordBatchRef> MemoryTable::batches() const {

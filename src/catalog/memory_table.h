@@ -9,8 +9,9 @@
 
 namespace quiver {
 
-// A table held in memory: batches of engine-typed columns. Inserts append
-// whole batches under a lock; scans see the batches present when planned.
+// A table held in memory: batches of engine-typed columns, merged into units
+// of up to 64K rows as they arrive (memory_table.cc says why). Inserts
+// append under a lock; scans see the batches present when planned.
 class MemoryTable final : public TableSource {
  public:
   MemoryTable(std::string name, SchemaRef schema) : name_(std::move(name)), schema_(std::move(schema)) {}
@@ -22,8 +23,9 @@ class MemoryTable final : public TableSource {
 
   // REQUIRES: batch columns have this table's types (nullability is checked).
   Status Append(std::vector<RecordBatchRef> batches);
-  // Replaces all rows (UPDATE / DELETE rewrite the table).
-  void Replace(std::vector<RecordBatchRef> batches);
+  // Replaces all rows (UPDATE / DELETE rewrite the table). On error (out
+  // of memory) the table is unchanged.
+  Status Replace(std::vector<RecordBatchRef> batches);
   std::vector<RecordBatchRef> batches() const;
 
  private:

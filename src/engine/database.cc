@@ -1,5 +1,7 @@
 #include "engine/database.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -211,9 +213,13 @@ struct Database::Impl {
     auto st = std::make_unique<QueryStream::State>();
     st->has_rows = true;
     st->schema = schema(std::move(fields));
-    // A few batches in flight: enough to keep the consumer and the query
-    // both busy, little enough that the result never piles up.
-    st->channel = std::make_shared<exec::ResultChannel>(8);
+    // A few batches in flight (about 8 MiB, 2 to 8 batches): enough to keep
+    // the consumer and the query both busy, little enough that the result
+    // never piles up.
+    const int64_t in_flight =
+        (int64_t{8} << 20) / std::max<int64_t>(options.result_batch_bytes, 1);
+    st->channel = std::make_shared<exec::ResultChannel>(
+        static_cast<size_t>(std::clamp<int64_t>(in_flight, 2, 8)), options.result_batch_bytes);
     st->ctx = MakeContext(options, false);
     std::shared_ptr<exec::PhysicalOperator> root =
         std::make_shared<exec::PhysicalResultStream>(q.types, st->schema, st->channel);

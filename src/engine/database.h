@@ -80,6 +80,10 @@ struct StatementOptions {
   // Files the statement may read or write (FROM 'file', read_*, COPY);
   // null: any.
   std::shared_ptr<const FileAccessPolicy> file_policy;
+  // Streamed results (ExecuteStream, PreparedStatement::Execute): the query's
+  // threads merge their chunks into batches of about this many bytes (see
+  // exec::ResultChannel); 0: a batch per chunk of at most 2048 rows.
+  int64_t result_batch_bytes = int64_t{1} << 20;
 };
 
 // The result of one statement, batch by batch. Queries run on a background

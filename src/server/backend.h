@@ -29,6 +29,9 @@ struct ExecOptions {
   // unless confine_files (then: no file at all).
   std::vector<std::string> data_dirs;
   bool confine_files = false;
+  // About the bytes of the batches the query's threads hand out (merged
+  // from its chunks); 0: one batch per chunk.
+  int64_t result_batch_bytes = int64_t{1} << 20;
 };
 
 // The result of one statement, batch by batch as the engine produces it.

@@ -25,6 +25,7 @@ Result<StatementOptions> ToStatementOptions(const ExecOptions& options) {
   o.deadline = options.deadline;
   o.memory_limit = options.memory_limit;
   o.read_only = options.read_only;
+  o.result_batch_bytes = options.result_batch_bytes;
   if (options.confine_files || !options.data_dirs.empty()) {
     QUIVER_ASSIGN_OR_RAISE(FileAccessPolicy policy, FileAccessPolicy::Make(options.data_dirs));
     o.file_policy = std::make_shared<FileAccessPolicy>(std::move(policy));

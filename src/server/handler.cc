@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "columnar/batch_util.h"
 #include "formats/ipc/message_codec.h"
 #include "server/metadata.h"
 #include "sql/parser.h"
@@ -28,50 +29,19 @@ std::string QuoteIdentifier(const std::string& name) {
   return out + "\"";
 }
 
-// About the bytes of `a`'s rows in an IPC body (buffers shared with rows
-// outside the slice are not counted).
-int64_t ArrayBytes(const ArrayData& a) {
-  const DataType& t = *a.type;
-  int64_t n = a.buffers.empty() || a.buffers[0] == nullptr ? 0 : bit_util::BytesForBits(a.length);
-  if (a.children.empty() && a.dictionary == nullptr && t.id != TypeId::kBool &&
-      t.is_fixed_width() && t.byte_width_of_values() > 0) {
-    return n + a.length * t.byte_width_of_values();
-  }
-  if (a.length > 0 && (t.id == TypeId::kString || t.id == TypeId::kBinary)) {
-    const int32_t* offsets = a.GetValues<int32_t>(1);
-    return n + (a.length + 1) * 4 + (offsets[a.length] - offsets[0]);
-  }
-  if (a.length > 0 && (t.id == TypeId::kLargeString || t.id == TypeId::kLargeBinary)) {
-    const int64_t* offsets = a.GetValues<int64_t>(1);
-    return n + (a.length + 1) * 8 + (offsets[a.length] - offsets[0]);
-  }
-  // Other layouts: the whole buffers (an overestimate for slices).
-  for (size_t i = 1; i < a.buffers.size(); ++i) n += a.buffers[i] ? a.buffers[i]->size() : 0;
-  for (const auto& c : a.children) n += ArrayBytes(*c);
-  return n;
-}
 
-int64_t BatchBytes(const RecordBatch& batch) {
-  int64_t n = 0;
-  for (const auto& c : batch.columns()) n += ArrayBytes(*c);
-  return n;
-}
-
-// The rows of `batches` (of one schema) as one batch: column slices when
-// they are consecutive slices of the same buffers, else copies.
-Result<RecordBatchRef> ConcatenateBatches(const std::vector<RecordBatchRef>& batches) {
-  const int width = batches[0]->num_columns();
-  int64_t rows = 0;
-  for (const auto& b : batches) rows += b->num_rows();
-  std::vector<ArrayRef> columns;
-  columns.reserve(static_cast<size_t>(width));
-  std::vector<ArrayRef> pieces(batches.size());
-  for (int c = 0; c < width; ++c) {
-    for (size_t i = 0; i < batches.size(); ++i) pieces[i] = batches[i]->column(c);
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, Concatenate(pieces));
-    columns.push_back(std::move(a));
+// Whether every column of `next` continues the slice of `prev` in the same
+// buffers (a scan's consecutive chunks of one stored batch).
+bool ContinuesSlice(const RecordBatch& prev, const RecordBatch& next) {
+  for (int c = 0; c < prev.num_columns(); ++c) {
+    const ArrayData& a = *prev.column(c);
+    const ArrayData& b = *next.column(c);
+    if (b.offset != a.offset + a.length || a.buffers != b.buffers || !a.children.empty() ||
+        a.dictionary != nullptr) {
+      return false;
+    }
   }
-  return RecordBatch::Make(batches[0]->schema(), rows, std::move(columns));
+  return true;
 }
 
 int64_t RowsOf(const std::vector<RecordBatchRef>& batches) {
@@ -163,13 +133,16 @@ class ExecutionStream final : public TicketStream {
         QUIVER_RETURN_NOT_OK(Pull(parts.empty() ? nullptr : &until, &batch));
         if (batch == nullptr) break;  // the end, or waited long enough
       }
-      if (!parts.empty() && rows + batch->num_rows() > max_rows) {
+      if (!parts.empty() && (rows + batch->num_rows() > max_rows ||
+                             (bytes >= max_bytes / 4 && !ContinuesSlice(*parts.back(), *batch)))) {
+        // Full; or a message of slices of one stored batch (sent without a
+        // copy) that this batch would turn into a copied one.
         lookahead_ = std::move(batch);
         break;
       }
       if (parts.empty()) until = std::chrono::steady_clock::now() + kGatherWait;
       rows += batch->num_rows();
-      bytes += BatchBytes(*batch);
+      bytes += SliceBytes(*batch);
       parts.push_back(std::move(batch));
     }
     pending_offset_ = 0;
@@ -177,7 +150,7 @@ class ExecutionStream final : public TicketStream {
       pending_ = parts.empty() ? nullptr : std::move(parts[0]);
       return Status::OK();
     }
-    QUIVER_ASSIGN_OR_RAISE(pending_, ConcatenateBatches(parts));
+    QUIVER_ASSIGN_OR_RAISE(pending_, ConcatenateBatches(parts[0]->schema(), parts));
     return Status::OK();
   }
 
@@ -272,6 +245,8 @@ ExecOptions Handler::StatementOptions() const {
   o.read_only = options_.read_only;
   o.data_dirs = options_.data_dirs;
   o.confine_files = options_.confine_files;
+  // The query's threads build the messages' batches (see ExecutionStream).
+  o.result_batch_bytes = options_.batch_bytes;
   return o;
 }
 

@@ -136,8 +136,7 @@ Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate)
   for (auto& p : g.parts) batches.push_back(std::move(p.batch));
   g.parts.clear();
   if (kind_ == Kind::kInsert) return table_->Append(std::move(batches));
-  table_->Replace(std::move(batches));
-  return Status::OK();
+  return table_->Replace(std::move(batches));
 }
 
 Result<std::unique_ptr<GlobalSourceState>> PhysicalModifyTable::GetGlobalSourceState(

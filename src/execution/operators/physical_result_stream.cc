@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include "columnar/batch_util.h"
 #include "execution/operators/physical_result_collector.h"
 
 namespace quiver::exec {
@@ -24,6 +25,11 @@ struct StreamLocal : LocalSinkState {
   }
   std::shared_ptr<ResultChannel> channel;  // keeps mu_ and running_ alive
   ResultChannel::Position position{std::numeric_limits<int64_t>::min()};
+  // Chunks of consecutive positions not yet handed over, to be merged.
+  std::vector<RecordBatchRef> pending;
+  int64_t pending_bytes = 0;
+  int64_t pending_first = 0;  // position of pending's first chunk
+  int64_t pending_last = 0;   // and of its last
   std::mutex* mu_;
   std::vector<ResultChannel::Position*>* running_;
 };
@@ -112,6 +118,37 @@ int64_t ResultChannel::Low() const {
   return low;
 }
 
+// Hands the thread's pending chunks over as one batch, at the position of
+// the first.
+Status PhysicalResultStream::Flush(ExecutionContext& ctx, LocalSinkState& lstate,
+                                   std::unique_lock<std::mutex>& lock) const {
+  auto& l = static_cast<StreamLocal&>(lstate);
+  ResultChannel& c = *channel_;
+  if (l.pending.empty()) return Status::OK();
+  RecordBatchRef batch;
+  {
+    // The merge (a copy unless the chunks are slices of one stored batch)
+    // runs outside the lock.
+    lock.unlock();
+    auto merged = ConcatenateBatches(schema_, l.pending, ctx.pool());
+    lock.lock();
+    if (!merged.ok()) return merged.status();
+    batch = std::move(*merged);
+  }
+  l.pending.clear();
+  l.pending_bytes = 0;
+  // Chunks ahead of a thread that is behind wait for it, but only so many:
+  // then their threads wait too (the one that is behind never does), so
+  // out-of-order chunks stay bounded as well.
+  while (c.held_.size() >= c.capacity_ * 4 && l.pending_first > c.Low()) {
+    if (c.aborted_) ctx.CancelByUser();
+    if (ctx.cancelled()) return ctx.CancelStatus();
+    c.cv_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  c.held_.push({l.pending_first, c.seq_++, std::move(batch)});
+  return Status::OK();
+}
+
 Result<std::unique_ptr<LocalSinkState>> PhysicalResultStream::GetLocalSinkState(
     ExecutionContext&, GlobalSinkState&, int) const {
   ResultChannel& c = *channel_;
@@ -125,6 +162,11 @@ Status PhysicalResultStream::SourceProgress(ExecutionContext& ctx, GlobalSinkSta
                                             LocalSinkState& lstate, int64_t batch_index) const {
   auto& l = static_cast<StreamLocal&>(lstate);
   std::unique_lock<std::mutex> lock(channel_->mu_);
+  // Moving on to a position that is not the next one: what is pending goes
+  // first, before another thread's chunks can come after it.
+  if (!l.pending.empty() && batch_index != l.pending_last && batch_index != l.pending_last + 1) {
+    QUIVER_RETURN_NOT_OK(Flush(ctx, l, lock));
+  }
   l.position.value = std::max(l.position.value, batch_index);
   channel_->cv_.notify_all();  // threads waiting for this one to advance
   return channel_->Drain(ctx, lock);
@@ -138,16 +180,14 @@ Status PhysicalResultStream::Sink(ExecutionContext& ctx, DataChunk& input, Globa
   QUIVER_ASSIGN_OR_RAISE(auto cols, FlattenChunk(input, ctx.pool()));
   auto batch = RecordBatch::Make(schema_, input.num_rows, std::move(cols));
   ResultChannel& c = *channel_;
+  // l.position is this thread's: read without the lock.
+  if (l.pending.empty()) l.pending_first = l.position.value;
+  l.pending_last = l.position.value;
+  l.pending_bytes += SliceBytes(*batch);
+  l.pending.push_back(std::move(batch));
+  if (l.pending_bytes < c.batch_bytes_) return Status::OK();
   std::unique_lock<std::mutex> lock(c.mu_);
-  // Chunks ahead of a thread that is behind wait for it, but only so many:
-  // then their threads wait too (the one that is behind never does), so
-  // out-of-order chunks stay bounded as well.
-  while (c.held_.size() >= c.capacity_ * 4 && l.position.value > c.Low()) {
-    if (c.aborted_) ctx.CancelByUser();
-    if (ctx.cancelled()) return ctx.CancelStatus();
-    c.cv_.wait_for(lock, std::chrono::milliseconds(50));
-  }
-  c.held_.push({l.position.value, c.seq_++, std::move(batch)});
+  QUIVER_RETURN_NOT_OK(Flush(ctx, l, lock));
   return c.Drain(ctx, lock);
 }
 
@@ -155,6 +195,7 @@ Status PhysicalResultStream::Combine(ExecutionContext& ctx, GlobalSinkState&,
                                      LocalSinkState& lstate) const {
   auto& l = static_cast<StreamLocal&>(lstate);
   std::unique_lock<std::mutex> lock(channel_->mu_);
+  QUIVER_RETURN_NOT_OK(Flush(ctx, l, lock));
   l.Leave();
   channel_->cv_.notify_all();  // threads waiting for this one to advance
   return channel_->Drain(ctx, lock);

@@ -9,6 +9,15 @@
 // Pipelines feeding this sink run one after another in batch_index order
 // (ExecutePlan), and each one's chunks are all emitted when it ends.
 //
+// Batch size: each thread merges the chunks it makes for consecutive source
+// positions (a scan's slices of one stored batch) into batches of about
+// batch_bytes before they enter the queue, without a copy when they are
+// consecutive slices of the same buffers. The consumer then takes a few
+// large batches instead of one per vector, and the merge runs on the query's
+// threads instead of the consumer's. A thread hands its merged batch over
+// before it moves to a position that is not the next one, so the order above
+// is kept.
+//
 // Back-pressure: when the queue holds `capacity` batches, the threads that
 // emit block until the consumer takes one, so a slow consumer makes the
 // query wait instead of buffering its result. Blocked threads wake on
@@ -31,7 +40,9 @@ namespace quiver::exec {
 // Between the query's threads and the consumer.
 class ResultChannel {
  public:
-  explicit ResultChannel(size_t capacity) : capacity_(capacity) {}
+  // `batch_bytes`: the size chunks are merged up to (0: no merging).
+  ResultChannel(size_t capacity, int64_t batch_bytes)
+      : capacity_(capacity), batch_bytes_(batch_bytes) {}
 
   // Consumer: the next batch; nullptr after the last. The query's error
   // (or Cancelled after Abort) once it has ended.
@@ -70,6 +81,7 @@ class ResultChannel {
   int64_t Low() const;
 
   const size_t capacity_;
+  const int64_t batch_bytes_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<RecordBatchRef> ready_;  // GUARDED_BY(mu_)
@@ -100,6 +112,11 @@ class PhysicalResultStream final : public PhysicalOperator {
                  LocalSinkState& lstate) const override;
 
  private:
+  // Hands the thread's pending chunks to the channel as one batch.
+  // REQUIRES: lock holds the channel's mutex (released during the merge).
+  Status Flush(ExecutionContext& ctx, LocalSinkState& lstate,
+               std::unique_lock<std::mutex>& lock) const;
+
   SchemaRef schema_;
   std::shared_ptr<ResultChannel> channel_;
 };
