@@ -196,6 +196,11 @@ QUERIES = [
     "SELECT id, rank() OVER w2 FROM t WINDOW w1 AS (PARTITION BY h), w2 AS (w1 ORDER BY v DESC)",
     "SELECT id, row_number() OVER (ORDER BY x, id), row_number() OVER (ORDER BY id DESC), "
     "sum(id) OVER (PARTITION BY h ORDER BY id), count(*) OVER (PARTITION BY g, h) FROM t",
+    # windows whose ORDER BY is a prefix of another's share its sort, with their own peers
+    "SELECT id, rank() OVER (PARTITION BY g ORDER BY v), sum(id) OVER (PARTITION BY g ORDER BY v, id), "
+    "count(*) OVER (PARTITION BY g), sum(id) OVER (PARTITION BY g ORDER BY v DESC), "
+    "last_value(id) OVER (PARTITION BY g ORDER BY v, x, id), dense_rank() OVER (ORDER BY h), "
+    "sum(id) OVER (ORDER BY h, v GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
     # WHERE, ORDER BY, LIMIT, DISTINCT, subqueries around windows
     "SELECT id, row_number() OVER (ORDER BY id) FROM t WHERE v > 5",
     "SELECT id, rank() OVER (ORDER BY v) FROM t ORDER BY rank() OVER (ORDER BY v), id",

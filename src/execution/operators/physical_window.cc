@@ -49,8 +49,9 @@ struct SortedRows {
   std::vector<int64_t> part_starts;  // the partitions' first positions, ascending
 };
 
+// `sorted`: an order of the rows that serves `f` (SortServes), or null to sort here.
 Status SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& f, int64_t n, ExecutionContext& ctx,
-                SortedRows* out) {
+                SortedRows* out, const std::vector<uint32_t>* sorted = nullptr) {
   SortedRows& s = *out;
   std::vector<SortKey> part_keys, all_keys;
   for (int c : f.partitions) part_keys.push_back({c, false, false});
@@ -58,7 +59,9 @@ Status SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& 
   for (const auto& k : f.orders) all_keys.push_back(k);
   // perm + part_end + peer_start + peer_end + peer_group (+ group_start).
   QUIVER_RETURN_NOT_OK(s.memory.Update(n * (4 + 5 * 8)));
-  if (all_keys.empty()) {
+  if (sorted != nullptr) {
+    s.perm = *sorted;
+  } else if (all_keys.empty()) {
     s.perm.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) s.perm[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
   } else {
@@ -756,11 +759,13 @@ class FunctionEvaluator {
   ExecutionContext& ctx_;
 };
 
-bool SameSort(const WindowFunctionSpec& a, const WindowFunctionSpec& b) {
-  if (a.partitions != b.partitions || a.orders.size() != b.orders.size()) return false;
-  for (size_t i = 0; i < a.orders.size(); ++i) {
-    if (a.orders[i].column != b.orders[i].column || a.orders[i].descending != b.orders[i].descending ||
-        a.orders[i].nulls_first != b.orders[i].nulls_first)
+// Whether rows sorted for `owner` serve `f` too: the same partitions, and
+// f's ORDER BY a prefix of owner's (f's peers are then runs of that order).
+bool SortServes(const WindowFunctionSpec& owner, const WindowFunctionSpec& f) {
+  if (owner.partitions != f.partitions || f.orders.size() > owner.orders.size()) return false;
+  for (size_t i = 0; i < f.orders.size(); ++i) {
+    if (owner.orders[i].column != f.orders[i].column || owner.orders[i].descending != f.orders[i].descending ||
+        owner.orders[i].nulls_first != f.orders[i].nulls_first)
       return false;
   }
   return true;
@@ -856,26 +861,40 @@ Status PhysicalWindow::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) 
     return Status::Unsupported("window functions over more than {} rows", UINT32_MAX / 2 - 1);
   }
   g.results.assign(functions_.size(), nullptr);
-  // Functions sharing a sort are computed over one sorted order; the output
+  // One sort serves every function whose PARTITION BY is the same and whose
+  // ORDER BY is a prefix of the sort's: the functions with the longest ORDER
+  // BY sort first, the others use their order where they can. The output
   // follows the first sort.
+  std::vector<size_t> by_keys(functions_.size());
+  for (size_t i = 0; i < by_keys.size(); ++i) by_keys[i] = i;
+  std::stable_sort(by_keys.begin(), by_keys.end(),
+                   [&](size_t a, size_t b) { return functions_[a].orders.size() > functions_[b].orders.size(); });
   std::vector<bool> done(functions_.size(), false);
   std::vector<uint32_t> inverse;
-  for (size_t first = 0; first < functions_.size(); ++first) {
-    if (done[first]) continue;
+  bool first_sort = true;
+  for (size_t owner : by_keys) {
+    if (done[owner]) continue;
     SortedRows s(ctx.pool());
-    QUIVER_RETURN_NOT_OK(SortRows(g.columns, functions_[first], n, ctx, &s));
+    QUIVER_RETURN_NOT_OK(SortRows(g.columns, functions_[owner], n, ctx, &s));
     std::vector<uint32_t> map(static_cast<size_t>(n));  // output row -> sorted position
-    if (first == 0) {
+    if (first_sort) {
       g.order = s.perm;
       for (int64_t j = 0; j < n; ++j) map[static_cast<size_t>(j)] = static_cast<uint32_t>(j);
+      first_sort = false;
     } else {
       inverse.resize(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) inverse[s.perm[static_cast<size_t>(i)]] = static_cast<uint32_t>(i);
       for (int64_t j = 0; j < n; ++j) map[static_cast<size_t>(j)] = inverse[g.order[static_cast<size_t>(j)]];
     }
-    for (size_t k = first; k < functions_.size(); ++k) {
-      if (done[k] || !SameSort(functions_[first], functions_[k])) continue;
-      FunctionEvaluator eval(functions_[k], g.columns, s, map, n, ctx);
+    for (size_t k : by_keys) {
+      if (done[k] || !SortServes(functions_[owner], functions_[k])) continue;
+      const bool same_peers = functions_[k].orders.size() == functions_[owner].orders.size();
+      SortedRows own(ctx.pool());
+      if (!same_peers) {
+        // The same order, this function's (coarser) peer groups.
+        QUIVER_RETURN_NOT_OK(SortRows(g.columns, functions_[k], n, ctx, &own, &s.perm));
+      }
+      FunctionEvaluator eval(functions_[k], g.columns, same_peers ? s : own, map, n, ctx);
       QUIVER_ASSIGN_OR_RAISE(g.results[k], eval.Run());
       done[k] = true;
     }

@@ -120,8 +120,20 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanWindow(const plan::LogicalWindo
     const int operands = w.num_args + w.num_partitions + static_cast<int>(w.order.size()) + w.has_filter;
     for (int i = 0; i < operands; ++i) needed.push_back(w.children[static_cast<size_t>(i)].get());
   }
+  // Equal expressions become one column, so that windows with equal keys
+  // are seen to share their sort (PhysicalWindow compares key columns).
+  std::vector<const Expression*> unique;
+  std::vector<size_t> unique_of;
+  for (const Expression* e : needed) {
+    size_t u = 0;
+    while (u < unique.size() && !unique[u]->Equals(*e)) ++u;
+    if (u == unique.size()) unique.push_back(e);
+    unique_of.push_back(u);
+  }
+  std::vector<int> unique_pos;
+  QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, unique, &unique_pos));
   std::vector<int> pos;
-  QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, needed, &pos));
+  for (size_t u : unique_of) pos.push_back(unique_pos[u]);
   const std::vector<TypeRef> in_types = child->types();
   size_t k = 0;
   std::vector<WindowFunctionSpec> specs;
