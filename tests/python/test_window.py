@@ -163,6 +163,12 @@ QUERIES = [
     "SELECT id, count(*) OVER (ORDER BY day RANGE BETWEEN INTERVAL '2 days' PRECEDING AND CURRENT ROW), "
     "sum(id) OVER (ORDER BY ts RANGE BETWEEN '1 day 12:00:00' PRECEDING AND '1 hour' FOLLOWING) "
     "FROM (SELECT id, DATE '2024-02-27' + id AS day, TIMESTAMP '2024-02-28 00:00:00' + id * INTERVAL '7 hours' AS ts FROM t) s",
+    "SELECT id, count(*) OVER (ORDER BY day RANGE BETWEEN INTERVAL '1 month' PRECEDING AND CURRENT ROW), "
+    "sum(id) OVER (ORDER BY day DESC RANGE BETWEEN INTERVAL '1 month 2 days' PRECEDING AND "
+    "INTERVAL '1 year' FOLLOWING), "
+    "count(*) OVER (ORDER BY ts RANGE BETWEEN CURRENT ROW AND INTERVAL '2 months -3 days 01:00:00' FOLLOWING) "
+    "FROM (SELECT id, DATE '2023-11-30' + id * 9 AS day, TIMESTAMP '2024-01-31 12:00:00' + id * INTERVAL '10 days' "
+    "AS ts FROM t) s",
     # GROUPS frames
     "SELECT id, sum(id) OVER (ORDER BY v GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
     "count(*) OVER (ORDER BY v GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING), "
@@ -225,7 +231,8 @@ QUERIES = [
 
 REFUSED = [
     ("SELECT id, sum(id) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1 month' PRECEDING AND CURRENT ROW) "
-     "FROM (SELECT id, TIMESTAMP '2024-01-01 00:00:00' + id * INTERVAL '1 day' ts FROM t) s", "unsupported"),
+     "FROM (SELECT id, CAST(TIMESTAMP '2024-01-01 00:00:00' + id * INTERVAL '1 day' AS timestamptz) ts FROM t) s",
+     "unsupported"),
     ("SELECT id, count(DISTINCT v) OVER (PARTITION BY g) FROM t", "DISTINCT is not implemented"),
     ("SELECT id, row_number() FILTER (WHERE v > 1) OVER () FROM t", "FILTER is not implemented"),
     ("SELECT id, string_agg(g, ',' ORDER BY g) OVER () FROM t", "not implemented"),

@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 
+#include "common/calendar.h"
 #include "common/thread_pool.h"
 #include "execution/row_buffer.h"
 #include "functions/kernel_util.h"
@@ -186,6 +187,19 @@ __int128 SaturatingAdd(__int128 a, __int128 b) {
   return r;
 }
 
+// `micros` (a timestamp in microseconds) plus `months`, PostgreSQL's way:
+// the day of the month is kept, or the month's last day where it has fewer.
+__int128 AddMonths(__int128 micros, int64_t months) {
+  if (micros > std::numeric_limits<int64_t>::max() || micros < std::numeric_limits<int64_t>::min()) return micros;
+  const DayAndTime dt = SplitDays(static_cast<int64_t>(micros), kMicrosPerDay);
+  const CivilDate d = CivilFromDays(dt.days);
+  const int64_t total = d.year * 12 + (d.month - 1) + months;
+  const int64_t year = FloorDiv(total, 12);
+  const auto month = static_cast<unsigned>(total - year * 12 + 1);
+  const unsigned day = std::min(d.day, DaysInMonth(year, month));
+  return static_cast<__int128>(DaysFromCivil(year, month, day)) * kMicrosPerDay + dt.time_of_day;
+}
+
 // The frame of each row (WindowFrame), as runs of sorted positions.
 class FrameCalculator {
  public:
@@ -343,6 +357,12 @@ class FrameCalculator {
       return search(fkeys_.data(), toward_smaller ? cur - off : cur + off);
     }
     const __int128 cur = ikeys_[row];
+    const int32_t months = is_start ? frame_.start_months : frame_.end_months;
+    if (months != 0) {
+      // key -/+ interval: months on the calendar first, then days and time.
+      const __int128 shifted = AddMonths(cur, toward_smaller ? -months : months);
+      return search(ikeys_.data(), SaturatingAdd(shifted, toward_smaller ? -offset : offset));
+    }
     return search(ikeys_.data(), SaturatingAdd(cur, toward_smaller ? -offset : offset));
   }
 

@@ -35,6 +35,11 @@ struct WindowFrame {
   double start_offset_float = 0, end_offset_float = 0;  // RANGE offsets of KeyKind kFloat
   KeyKind key_kind = KeyKind::kNone;
   int64_t key_multiplier = 1;  // dates: microseconds per day
+  // RANGE offsets over dates and timestamps with months: the keys are
+  // microseconds, the bound is key -/+ months (calendar), then the rest
+  // (start_offset / end_offset microseconds), as PostgreSQL's timestamp +
+  // interval does.
+  int32_t start_months = 0, end_months = 0;
   bool IsDefault() const {
     return mode == Mode::kRange && start == Bound::kUnboundedPreceding && end == Bound::kCurrentRow &&
            exclude == Exclude::kNoOthers;

@@ -91,14 +91,18 @@ Result<WindowFrame> ResolveFrame(const plan::WindowExpression& w) {
     } else if (key.id == TypeId::kDate32 || key.id == TypeId::kTimestamp) {
       if (ot.id != TypeId::kIntervalMonthDayNano) return mismatch;
       const IntervalValue iv = v.interval();
-      if (iv.months < 0 || iv.days < 0 || iv.micros < 0) return invalid_size;
-      if (iv.months != 0) return Status::Unsupported("RANGE offsets of months or years");
-      if (key.id == TypeId::kTimestamp && (key.unit != TimeUnit::kMicro || (!key.timezone.empty() && iv.days != 0))) {
-        return Status::Unsupported("RANGE offsets in days over {}", PgTypeName(key));
-      }
       constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
+      // PostgreSQL's interval sign: a month counts 30 days.
+      const __int128 span = (static_cast<__int128>(iv.months) * 30 + iv.days) * kMicrosPerDay + iv.micros;
+      if (span < 0) return invalid_size;
+      if (key.id == TypeId::kTimestamp &&
+          (key.unit != TimeUnit::kMicro || (!key.timezone.empty() && (iv.days != 0 || iv.months != 0)))) {
+        // timestamptz + days / months is DST-aware in PostgreSQL.
+        return Status::Unsupported("RANGE offsets in days or months over {}", PgTypeName(key));
+      }
       f.key_kind = Frame::KeyKind::kInt;
       f.key_multiplier = key.id == TypeId::kDate32 ? kMicrosPerDay : 1;
+      (start ? f.start_months : f.end_months) = iv.months;
       offset = static_cast<__int128>(iv.days) * kMicrosPerDay + iv.micros;
     } else {
       return mismatch;
