@@ -390,3 +390,40 @@ def test_slt_scripts(quiver_bin):
                           timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 failed, 0 skipped" in proc.stdout.splitlines()[-1], proc.stdout
+
+
+# Larger inputs: many partitions computed in parallel, segment trees over
+# long partitions, sorts shared between windows. DuckDB computes these
+# functions as PostgreSQL does; each query reduces its window column to a
+# few numbers, compared at 1, 2 and 7 threads.
+LARGE_N = 200_000
+LARGE_QUERIES = [
+    "sum(a % 97) OVER (PARTITION BY a % 13 ORDER BY a ROWS BETWEEN 50 PRECEDING AND 25 FOLLOWING)",
+    "min(a % 1009) OVER (ORDER BY a ROWS BETWEEN 300 PRECEDING AND 3 PRECEDING)",
+    "max((a * 7919) % 10007) OVER (PARTITION BY a % 5 ORDER BY a ROWS BETWEEN CURRENT ROW AND 1000 FOLLOWING)",
+    "count(*) OVER (PARTITION BY a % 7 ORDER BY a % 1000 RANGE BETWEEN 10 PRECEDING AND 5 FOLLOWING)",
+    "sum(a) OVER (PARTITION BY a % 3 ORDER BY a % 50 GROUPS BETWEEN 2 PRECEDING AND 1 FOLLOWING)",
+    "rank() OVER (PARTITION BY a % 11 ORDER BY a % 1000 DESC)",
+    "dense_rank() OVER (ORDER BY a % 777)",
+    "sum(a % 10) OVER (PARTITION BY a % 1000 ORDER BY a)",
+    "lag(a, 3, -1) OVER (PARTITION BY a % 17 ORDER BY a)",
+    "ntile(7) OVER (PARTITION BY a % 4 ORDER BY a)",
+    "nth_value(a, 5) OVER (PARTITION BY a % 9 ORDER BY a ROWS BETWEEN 10 PRECEDING AND 10 FOLLOWING)",
+]
+
+
+@pytest.mark.parametrize("expr", LARGE_QUERIES)
+def test_window_large(quiver_bin, expr):
+    import duckdb
+
+    sql = (f"SELECT sum(w), count(w), min(w), max(w) FROM (SELECT {expr} AS w "
+           f"FROM generate_series(1, {LARGE_N}) g(a)) s")
+    want = [float(v) if v is not None else None for v in duckdb.sql(sql).fetchall()[0]]
+    for threads in (1, 2, 7):
+        proc = subprocess.run([str(quiver_bin), "sql", "--threads", str(threads), "--format", "arrow", sql],
+                              capture_output=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr.decode()
+        table = ipc.open_stream(proc.stdout).read_all()
+        got = [c.to_pylist()[0] for c in table.columns]
+        got = [float(v) if v is not None else None for v in got]
+        assert got == want, f"{expr} at {threads} threads: {got} != {want}"
