@@ -197,6 +197,7 @@ struct Database::Impl {
     auto ctx = std::make_shared<exec::ExecutionContext>(limit, profile);
     if (db->options_.threads > 0) ctx->set_num_threads(db->options_.threads);
     if (options.deadline) ctx->set_deadline(*options.deadline);
+    if (options.cancel) ctx->set_cancel_flag(options.cancel);
     return ctx;
   }
 

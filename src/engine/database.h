@@ -16,6 +16,7 @@
 // Thread-safety: several statements may run at once (the catalog locks).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -84,6 +85,11 @@ struct StatementOptions {
   // threads merge their chunks into batches of about this many bytes (see
   // exec::ResultChannel); 0: a batch per chunk of at most 2048 rows.
   int64_t result_batch_bytes = int64_t{1} << 20;
+  // Once true (from any thread, or a signal handler: a lock-free atomic),
+  // the statement fails with "canceling statement due to user request".
+  // Unlike QueryStream::Cancel it also reaches commands (CREATE TABLE AS,
+  // INSERT, COPY), which run inside ExecuteStream. Null: none.
+  std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 // The result of one statement, batch by batch. Queries run on a background

@@ -43,6 +43,11 @@ class ExecutionContext {
   // passed. Cheap enough to call per chunk.
   bool cancelled() const {
     if (interrupt_.load(std::memory_order_relaxed) != kNone) return true;
+    if (cancel_flag_ != nullptr && cancel_flag_->load(std::memory_order_relaxed)) {
+      int expected = kNone;
+      interrupt_.compare_exchange_strong(expected, kUser);
+      return true;
+    }
     if (!has_deadline_ || std::chrono::steady_clock::now() < deadline_) return false;
     int expected = kNone;
     interrupt_.compare_exchange_strong(expected, kDeadline);
@@ -57,6 +62,11 @@ class ExecutionContext {
   void set_deadline(std::chrono::steady_clock::time_point deadline) {
     deadline_ = deadline;
     has_deadline_ = true;
+  }
+  // A flag set from outside (StatementOptions::cancel): once true, the
+  // query stops as after CancelByUser(). Set before execution starts.
+  void set_cancel_flag(std::shared_ptr<const std::atomic<bool>> flag) {
+    cancel_flag_ = std::move(flag);
   }
   // Why the query stopped (Cancelled, PostgreSQL's wording), or OK if it
   // was not cancelled.
@@ -79,6 +89,7 @@ class ExecutionContext {
   mutable std::atomic<int> interrupt_{kNone};
   bool has_deadline_ = false;
   std::chrono::steady_clock::time_point deadline_;
+  std::shared_ptr<const std::atomic<bool>> cancel_flag_;
   bool profile_;
   std::mutex mu_;
   std::vector<std::pair<const PhysicalOperator*, std::unique_ptr<OperatorProfile>>> profiles_;

@@ -324,6 +324,20 @@ def test_ctrl_c_cancels_the_query_not_the_shell(shell):
     assert elapsed < 1.0, f"back at the prompt after {elapsed:.2f} s"
     # The shell still works.
     assert re.search(r"│\s+6 │", sh.run("select 6;"))
+    # A command runs inside the engine's ExecuteStream; Ctrl-C reaches it too,
+    # and the table is not created.
+    sh.send(
+        "create table big as select count(*) from generate_series(1, 1000000) a,"
+        " generate_series(1, 1000000) b;\r"
+    )
+    sh.expect(r"running \d+s\s+\(Ctrl-C cancels\)", timeout=10)
+    start = time.monotonic()
+    sh.send("\x03")
+    out = sh.expect(re.escape(PROMPT), timeout=10)
+    elapsed = time.monotonic() - start
+    assert "canceling statement due to user request" in out
+    assert elapsed < 1.0, f"back at the prompt after {elapsed:.2f} s"
+    assert "Did not find any relations." in sh.run("\\d")
     assert sh.close() == 0
 
 

@@ -18,6 +18,9 @@
 namespace quiver::cli::shell {
 
 volatile std::sig_atomic_t g_interrupt = 0;
+std::atomic<bool> g_cancel_statement{false};
+// Stored to from the signal handler: only a lock-free atomic may be.
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 namespace {
 pthread_t g_main_thread;
@@ -28,6 +31,7 @@ pthread_t g_main_thread;
 // (pthread_kill is async-signal-safe).
 void OnSigint(int) {
   g_interrupt = 1;
+  g_cancel_statement.store(true, std::memory_order_relaxed);
   if (!pthread_equal(pthread_self(), g_main_thread)) pthread_kill(g_main_thread, SIGINT);
 }
 }  // namespace

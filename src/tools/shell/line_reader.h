@@ -10,6 +10,7 @@
 // Thread-safety: one thread.
 #pragma once
 
+#include <atomic>
 #include <csignal>
 #include <functional>
 #include <memory>
@@ -23,6 +24,10 @@ namespace quiver::cli::shell {
 
 // Set by the SIGINT handler; the shell polls and clears it.
 extern volatile std::sig_atomic_t g_interrupt;
+// Also set by the SIGINT handler: the running statement's cancel flag
+// (StatementOptions::cancel), which reaches commands running inside
+// ExecuteStream. The shell clears it before each statement.
+extern std::atomic<bool> g_cancel_statement;
 // SIGINT sets g_interrupt (without SA_RESTART, so a blocked read returns
 // EINTR); SIGPIPE is ignored (a pager quit early is not fatal).
 void InstallInterruptHandler();

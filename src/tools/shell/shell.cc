@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -105,6 +106,7 @@ class QueryProgress {
   explicit QueryProgress(Clock::time_point start)
       : start_(start), enabled_(::isatty(STDERR_FILENO) != 0) {}
   ~QueryProgress() { Clear(); }
+  // rows < 0: not known (a command runs).
   void Update(int64_t rows) {
     if (!enabled_) return;
     const auto now = Clock::now();
@@ -114,8 +116,9 @@ class QueryProgress {
     const double secs = std::chrono::duration<double>(now - start_).count();
     static const char* kSpin[] = {"|", "/", "-", "\\"};
     const std::string line = std::string(kSpin[spin_++ % 4]) + " running " +
-                             HumanSeconds(secs) + "  " + std::to_string(rows) +
-                             " rows so far  (Ctrl-C cancels)";
+                             HumanSeconds(secs) +
+                             (rows >= 0 ? "  " + std::to_string(rows) + " rows so far" : "") +
+                             "  (Ctrl-C cancels)";
     std::fprintf(stderr, "\r%s", line.c_str());
     std::fflush(stderr);
     width_ = line.size();
@@ -410,6 +413,7 @@ std::string Shell::FormatResult(const SchemaRef& schema,
 bool Shell::RunStatement(const std::string& text) {
   last_query_ = text;
   g_interrupt = 0;
+  g_cancel_statement.store(false);
   const auto start = Clock::now();
   auto report_time = [&] {
     if (!timing_) return;
@@ -417,7 +421,23 @@ bool Shell::RunStatement(const std::string& text) {
     std::printf("Time: %.3f ms\n", ms);
     std::fflush(stdout);
   };
-  auto stream = db_->ExecuteStream(text);
+  // Ctrl-C sets the statement's cancel flag, which commands (CREATE TABLE
+  // AS, INSERT, COPY) see while ExecuteStream runs them. The flag is the
+  // process-wide one (aliased, not owned), as the signal handler sets it.
+  StatementOptions statement_options;
+  statement_options.cancel =
+      std::shared_ptr<const std::atomic<bool>>(std::shared_ptr<void>(), &g_cancel_statement);
+  // ExecuteStream runs commands to completion: on a thread, so that the
+  // progress line shows meanwhile.
+  auto started = std::async(std::launch::async, [&] {
+    return db_->ExecuteStream(text, {}, statement_options);
+  });
+  QueryProgress progress(start);
+  while (started.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+    progress.Update(-1);
+  }
+  auto stream = started.get();
+  progress.Clear();
   if (!stream.ok()) {
     PrintError(stream.status(), text);
     report_time();
@@ -439,7 +459,6 @@ bool Shell::RunStatement(const std::string& text) {
   int64_t kept_rows = 0, total = 0;
   bool cancelled = false;
   {
-    QueryProgress progress(start);
     for (;;) {
       if (g_interrupt && !cancelled) {
         // Ctrl-C: the query stops at its next chunk; its error says so.
@@ -468,6 +487,7 @@ bool Shell::RunStatement(const std::string& text) {
       }
       progress.Update(total);
     }
+    progress.Clear();
   }
   Emit(FormatResult(s.schema(), kept, total));
   report_time();
