@@ -197,6 +197,10 @@ LineReader::ReadStatus LineReader::Read(const std::string& prompt, std::string* 
   impl_->prompt = prompt;
   impl_->interrupted = false;
   g_interrupt = 0;  // a Ctrl-C for a query (or the pager) that has ended
+  // libedit follows window size changes only with its own signal handlers
+  // (EL_SIGNAL), which re-raise SIGINT to the whole process group: the
+  // size is read again at each prompt instead.
+  el_resize(impl_->el);
   int count = 0;
   const char* got = el_gets(impl_->el, &count);
   if (impl_->interrupted) {

@@ -205,8 +205,11 @@ Status Shell::Run() {
                            return c;
                          }));
   std::printf("quiver %s: SQL over Arrow, Parquet and CSV files.\n"
-              "Type \\? for help, \\q or Ctrl-D to quit.\n\n",
-              QUIVER_VERSION);
+              "Type \\? for help, \\q or Ctrl-D to quit.%s\n\n",
+              QUIVER_VERSION,
+              HasLineEditing() ? ""
+                               : "\n(Built without libedit: no line editing, history or "
+                                 "completion.)");
   std::fflush(stdout);
   bool quit = false;
   while (!quit) {
