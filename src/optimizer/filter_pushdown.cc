@@ -245,6 +245,9 @@ class Pusher {
           const auto& agg = op->As<LogicalAggregate>();
           if (!agg.groups.empty() && !HasVolatileOrSubquery(*f) && InlineGroups(&copy, agg)) {
             down.push_back(std::move(copy));
+            // Empty grouping sets give a row even when every input row is
+            // filtered out: the filter stays above to judge that row too.
+            if (!agg.empty_grouping_sets.empty()) stay.push_back(std::move(f));
           } else {
             stay.push_back(std::move(f));
           }

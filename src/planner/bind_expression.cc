@@ -704,10 +704,82 @@ Result<ExprPtr> ExpressionBinder::BindLike(const ParsedExpr& e) {
   return BindOperatorCall(name, std::move(args), e.location);
 }
 
+// grouping(a, b, ...): a bit per argument, the first the most significant,
+// set when the row's grouping set leaves that key out (rolled up). The
+// value depends only on the grouping set, so it is a CASE over the set id.
+Result<ExprPtr> ExpressionBinder::BindGrouping(const ParsedExpr& e) {
+  const Binder::GroupingContext* ctx = binder_->grouping_;
+  if (ctx == nullptr || (clause_ != Clause::kSelect && clause_ != Clause::kHaving &&
+                         clause_ != Clause::kOrderBy)) {
+    return Status::Invalid("grouping operations are not allowed here").WithPosition(e.location);
+  }
+  if (e.children.size() > 31) {
+    return Status::Invalid("GROUPING must have fewer than 32 arguments").WithPosition(e.location);
+  }
+  std::vector<int> keys;
+  for (const auto& a : e.children) {
+    ExpressionBinder eb(binder_, Clause::kGroupBy);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr arg, eb.Bind(*a));
+    arg = ResolveUnknown(std::move(arg));
+    int found = -1;
+    for (size_t i = 0; i < ctx->groups->size() && found < 0; ++i) {
+      if ((*ctx->groups)[i]->Equals(*arg)) found = static_cast<int>(i);
+    }
+    if (found < 0) {
+      return Status::Invalid(
+                 "arguments to GROUPING must be grouping expressions of the associated query "
+                 "level")
+          .WithPosition(a->location);
+    }
+    keys.push_back(found);
+  }
+  auto value_of = [&](const std::vector<int>& set) {
+    int32_t v = 0;
+    for (int k : keys) {
+      v = v * 2 + (std::find(set.begin(), set.end(), k) == set.end() ? 1 : 0);
+    }
+    return v;
+  };
+  const auto& sets = *ctx->sets;
+  ExprPtr out;
+  if (sets.empty()) {
+    out = MakeConstant(Value::Int32(0));  // a plain GROUP BY: every key is grouped
+  } else {
+    // CASE WHEN id IN (sets giving v1) THEN v1 ... ELSE v_last END.
+    std::vector<int32_t> values;
+    for (const auto& set : sets) {
+      const int32_t v = value_of(set);
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+    if (values.size() == 1) {
+      out = MakeConstant(Value::Int32(values[0]));
+    } else {
+      ExprPtr id = MakeColumnRef({ctx->group_index, static_cast<int>(ctx->groups->size())},
+                                 int32(), "grouping set");
+      std::vector<ExprPtr> children;
+      for (size_t j = 0; j + 1 < values.size(); ++j) {
+        std::vector<ExprPtr> ids;
+        for (size_t i = 0; i < sets.size(); ++i) {
+          if (value_of(sets[i]) == values[j]) {
+            ids.push_back(MakeConstant(Value::Int32(static_cast<int32_t>(i))));
+          }
+        }
+        children.push_back(MakeIn(id->Copy(), std::move(ids), false));
+        children.push_back(MakeConstant(Value::Int32(values[j])));
+      }
+      children.push_back(MakeConstant(Value::Int32(values.back())));
+      out = MakeOperator(ExprType::kCase, int32(), std::move(children));
+    }
+  }
+  out->alias = "grouping";
+  return out;
+}
+
 Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   const std::string& name = e.name;
   const FunctionRegistry& reg = FunctionRegistry::Get();
   const bool is_aggregate = reg.HasAggregate(name) || (name == "count");
+  if (name == "grouping" && !is_aggregate && !e.has_window) return BindGrouping(e);
   if (e.has_window) return BindWindow(e);
   if (is_aggregate) return BindAggregate(e);
   if (e.distinct || e.star) {

@@ -77,6 +77,9 @@ struct Binder::SelectBinding {
   int aggregate_index = -1;
   std::vector<ExprPtr> groups;
   std::vector<ExprPtr> aggregates;
+  // GROUPING SETS / ROLLUP / CUBE: each set as indices into `groups`.
+  bool grouping_sets = false;
+  std::vector<std::vector<int>> sets;
   // Window function calls (WindowExpressions over the FROM scope, or over
   // the aggregate's output when the query aggregates), referenced as
   // (window_index, k); computed by a LogicalWindow below the select list.
@@ -105,9 +108,13 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
   sb.aggregate_index = state_->NewTableIndex();
   sb.window_index = state_->NewTableIndex();
   QUIVER_RETURN_NOT_OK(BindGroupBy(node, &sb));
-  QUIVER_RETURN_NOT_OK(BindSelectList(node, &sb));
-  QUIVER_RETURN_NOT_OK(BindHaving(node, &sb));
-  QUIVER_RETURN_NOT_OK(BindOrderBy(node, &sb));
+  GroupingContext grouping{&sb.groups, sb.group_index, &sb.sets};
+  grouping_ = sb.has_aggregates ? &grouping : nullptr;
+  Status bound = BindSelectList(node, &sb);
+  if (bound.ok()) bound = BindHaving(node, &sb);
+  if (bound.ok()) bound = BindOrderBy(node, &sb);
+  grouping_ = nullptr;
+  QUIVER_RETURN_NOT_OK(bound);
   if (sb.has_aggregates) {
     // Window functions read group keys and aggregates only.
     for (auto& w : sb.windows) QUIVER_RETURN_NOT_OK(ReferToAggregation(sb, &w, -1));
@@ -178,7 +185,7 @@ Status Binder::ExpandSelectList(const SelectNode& node, SelectBinding* sb) {
 // Whether the query aggregates: GROUP BY, HAVING, or an aggregate call in
 // the select list or ORDER BY (not inside a subquery: those are its own).
 bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
-  if (!node.group_by.empty() || node.having != nullptr) return true;
+  if (!node.group_by.empty() || node.has_grouping_sets || node.having != nullptr) return true;
   std::function<bool(const ParsedExpr&)> contains_agg = [&](const ParsedExpr& e) {
     if (e.kind == ExprKind::kFunction && !e.has_window &&
         (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count")) {
@@ -213,6 +220,7 @@ bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
 
 // GROUP BY: input columns first; else a select-list alias or position.
 Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
+  std::vector<int> key_of;  // node.group_by[i] -> sb->groups index
   for (const auto& g : node.group_by) {
     int64_t pos;
     ExprPtr bound;
@@ -248,9 +256,23 @@ Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
     if (bound->HasSubquery())
       return Status::Unsupported("subqueries in GROUP BY").WithPosition(g->location);
     if (bound->alias.empty()) bound->alias = g->ToString();
-    bool dup = false;
-    for (const auto& existing : sb->groups) dup |= existing->Equals(*bound);
-    if (!dup) sb->groups.push_back(std::move(bound));
+    int found = -1;
+    for (size_t i = 0; i < sb->groups.size() && found < 0; ++i) {
+      if (sb->groups[i]->Equals(*bound)) found = static_cast<int>(i);
+    }
+    if (found < 0) {
+      found = static_cast<int>(sb->groups.size());
+      sb->groups.push_back(std::move(bound));
+    }
+    key_of.push_back(found);
+  }
+  if (node.has_grouping_sets) {
+    sb->grouping_sets = true;
+    for (const auto& set : node.grouping_sets) {
+      std::vector<int> keys;
+      for (size_t k : set) keys.push_back(key_of[k]);
+      sb->sets.push_back(std::move(keys));
+    }
   }
   return Status::OK();
 }
@@ -371,6 +393,46 @@ Result<LogicalOpPtr> Binder::PlanAggregation(SelectBinding* sb, LogicalOpPtr pla
     if (a->HasSubquery()) return Status::Unsupported("subqueries inside aggregate arguments");
   }
   auto agg = std::make_unique<LogicalAggregate>(sb->group_index, sb->aggregate_index);
+  if (sb->grouping_sets) {
+    // GROUPING SETS: every input row once per set (a cross product with
+    // VALUES (0), ..., (n-1)), grouped by the set id and each key, the
+    // keys outside the row's set replaced by NULL. The id tells a rolled-up
+    // NULL from a NULL in the data, and grouping() reads it.
+    const size_t nsets = sb->sets.size();
+    auto values = std::make_unique<LogicalValues>();
+    values->table_index = state_->NewTableIndex();
+    values->types = {int32()};
+    for (size_t i = 0; i < nsets; ++i) {
+      std::vector<ExprPtr> row;
+      row.push_back(MakeConstant(Value::Int32(static_cast<int32_t>(i))));
+      values->rows.push_back(std::move(row));
+    }
+    ExprPtr id = MakeColumnRef({values->table_index, 0}, int32(), "grouping set");
+    plan = std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(values));
+    for (size_t k = 0; k < sb->groups.size(); ++k) {
+      std::vector<ExprPtr> in_sets;
+      for (size_t i = 0; i < nsets; ++i) {
+        const auto& set = sb->sets[i];
+        if (std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end()) {
+          in_sets.push_back(MakeConstant(Value::Int32(static_cast<int32_t>(i))));
+        }
+      }
+      if (in_sets.size() == nsets) continue;  // in every set: never rolled up
+      ExprPtr& key = sb->groups[k];
+      const TypeRef type = key->return_type;
+      const std::string alias = key->alias;
+      std::vector<ExprPtr> when;
+      when.push_back(MakeIn(id->Copy(), std::move(in_sets), false));
+      when.push_back(std::move(key));
+      when.push_back(MakeConstant(Value::Null(type)));
+      key = MakeOperator(ExprType::kCase, type, std::move(when));
+      key->alias = alias;
+    }
+    sb->groups.push_back(std::move(id));
+    for (size_t i = 0; i < nsets; ++i) {
+      if (sb->sets[i].empty()) agg->empty_grouping_sets.push_back(static_cast<int32_t>(i));
+    }
+  }
   agg->groups = std::move(sb->groups);
   agg->expressions = std::move(sb->aggregates);
   agg->children.push_back(std::move(plan));

@@ -195,6 +195,16 @@ class Binder {
   std::vector<std::string> cte_in_progress_;  // guards self-reference
   std::vector<CorrelatedColumn> correlated_;
   std::vector<TypeRef> values_target_types_;
+  // While the select list, HAVING and ORDER BY of a grouped SELECT are
+  // bound: what grouping() needs (the GROUP BY keys, where they are bound
+  // above the aggregate, and the grouping sets as key indices; no sets for
+  // a plain GROUP BY). The grouping-set id is group key groups->size().
+  struct GroupingContext {
+    const std::vector<ExprPtr>* groups = nullptr;
+    int group_index = -1;
+    const std::vector<std::vector<int>>* sets = nullptr;
+  };
+  const GroupingContext* grouping_ = nullptr;
 };
 
 // Plans the subqueries inside `*expr` as joins on top of `*root`, replacing

@@ -62,6 +62,7 @@ class ExpressionBinder {
   Result<ExprPtr> BindConstant(const sql::ParsedExpr& e);
   Result<ExprPtr> BindOperator(const sql::ParsedExpr& e);
   Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindGrouping(const sql::ParsedExpr& e);
   Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);
   Result<ExprPtr> BindWindow(const sql::ParsedExpr& e);
   Result<ExprPtr> BindCast(const sql::ParsedExpr& e);

@@ -280,12 +280,15 @@ std::vector<TypeRef> LogicalAggregate::GetTypes() const {
 }
 
 std::string LogicalAggregate::NodeString() const {
-  return "AGGREGATE [" + JoinExprs(groups, ", ") + "] " + JoinExprs(expressions, ", ");
+  std::string s = "AGGREGATE [" + JoinExprs(groups, ", ") + "] " + JoinExprs(expressions, ", ");
+  if (!empty_grouping_sets.empty()) s += " (empty grouping sets give a row on no input)";
+  return s;
 }
 
 LogicalOpPtr LogicalAggregate::CopyNode() const {
   auto op = std::make_unique<LogicalAggregate>(group_index, aggregate_index);
   for (const auto& g : groups) op->groups.push_back(g->Copy());
+  op->empty_grouping_sets = empty_grouping_sets;
   return op;
 }
 

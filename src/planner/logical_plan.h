@@ -279,6 +279,10 @@ struct LogicalAggregate final : LogicalOperator {
   int group_index = -1;
   int aggregate_index = -1;
   std::vector<ExprPtr> groups;
+  // GROUPING SETS: the last group is the set id (int32); these are the ids
+  // of empty sets, which give one row even when no row comes in (as an
+  // aggregate without GROUP BY does), other keys NULL.
+  std::vector<int32_t> empty_grouping_sets;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<TypeRef> GetTypes() const override;
 

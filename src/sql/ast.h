@@ -205,6 +205,11 @@ struct SelectNode {
   std::vector<std::unique_ptr<TableRef>> from;
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUPING SETS / ROLLUP / CUBE, expanded: each set lists indices into
+  // group_by (which then holds every key expression once). Empty when the
+  // GROUP BY is a plain list.
+  bool has_grouping_sets = false;
+  std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::vector<std::vector<ExprPtr>> values;  // VALUES (...), (...)
   std::vector<std::shared_ptr<WindowSpec>> windows;  // WINDOW w AS (...), ...

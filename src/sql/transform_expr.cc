@@ -503,8 +503,18 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
       return UnsupportedAt(-1, "array subscripts and field selection");
     case pg_query::Node::kAArrayExpr:
       return UnsupportedAt(node.a_array_expr().location(), "ARRAY constructors");
-    case pg_query::Node::kGroupingFunc:
-      return UnsupportedAt(node.grouping_func().location(), "GROUPING()");
+    case pg_query::Node::kGroupingFunc: {
+      // grouping(a, b): a function call named "grouping" (GROUPING is a
+      // reserved word, so no user call reaches the binder under that name).
+      const auto& g = node.grouping_func();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kFunction, g.location());
+      e->name = "grouping";
+      for (const auto& a : g.args()) {
+        QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(a));
+        e->children.push_back(std::move(x));
+      }
+      return e;
+    }
     default:
       return UnsupportedAt(-1, "this kind of expression");
   }

@@ -25,6 +25,7 @@ class Transformer {
 
   // SELECT and FROM (transform_select.cc).
   Result<std::shared_ptr<SelectNode>> TransformSelect(const pg_query::SelectStmt& s);
+  Status TransformGroupingSets(const pg_query::SelectStmt& s, SelectNode* node);
   Result<std::unique_ptr<TableRef>> TransformTableRef(const pg_query::Node& node);
   // ORDER BY items (of a query or a window).
   Result<OrderItem> TransformSortBy(const pg_query::SortBy& sb);

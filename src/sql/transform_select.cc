@@ -1,5 +1,6 @@
 // SELECT statements, FROM items, VALUES and WITH -> SelectNode / TableRef.
 #include <algorithm>
+#include <functional>
 
 #include "sql/transform_internal.h"
 
@@ -154,6 +155,142 @@ Result<std::shared_ptr<WindowSpec>> Transformer::TransformWindowDef(const pg_que
   return spec;
 }
 
+namespace {
+
+using KeySet = std::vector<size_t>;
+// PostgreSQL's limit (parse_agg.c).
+constexpr size_t kMaxGroupingSets = 4096;
+
+bool IsImplicitRow(const pg_query::Node& n) {
+  return n.has_row_expr() && n.row_expr().row_format() == pg_query::COERCE_IMPLICIT_CAST;
+}
+
+}  // namespace
+
+// GROUP BY with GROUPING SETS / ROLLUP / CUBE, expanded as PostgreSQL does
+// (parse_agg.c expand_grouping_sets): the top-level items multiply (each
+// combination of one set per item, concatenated), a GROUPING SETS list
+// concatenates its items' sets, ROLLUP(e1..en) gives its n+1 prefixes,
+// CUBE its 2^n subsets; `(a, b)` inside them is one element of several
+// columns. Duplicate sets are kept (PostgreSQL returns their groups twice).
+Status Transformer::TransformGroupingSets(const pg_query::SelectStmt& s, SelectNode* node) {
+  node->has_grouping_sets = true;
+  std::vector<std::string> keys;  // ToString of node->group_by[i], to share equal keys
+  auto key_index = [&](const pg_query::Node& n) -> Result<size_t> {
+    QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(n));
+    const std::string text = e->ToString();
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == text) return i;
+    }
+    keys.push_back(text);
+    node->group_by.push_back(std::move(e));
+    return keys.size() - 1;
+  };
+  // One element of ROLLUP / CUBE / a simple set: its columns.
+  auto columns_of = [&](const pg_query::Node& n, KeySet* out) -> Status {
+    if (IsImplicitRow(n)) {
+      for (const auto& a : n.row_expr().args()) {
+        QUIVER_ASSIGN_OR_RAISE(size_t k, key_index(a));
+        out->push_back(k);
+      }
+      return Status::OK();
+    }
+    if (n.has_grouping_set()) {
+      return UnsupportedAt(n.grouping_set().location(),
+                           "nested GROUPING SETS / ROLLUP / CUBE inside ROLLUP or CUBE");
+    }
+    QUIVER_ASSIGN_OR_RAISE(size_t k, key_index(n));
+    out->push_back(k);
+    return Status::OK();
+  };
+  auto too_many = [&]() {
+    return Status::Invalid("too many grouping sets present (maximum {})", kMaxGroupingSets);
+  };
+  std::function<Status(const pg_query::Node&, bool, std::vector<KeySet>*)> sets_of =
+      [&](const pg_query::Node& n, bool top, std::vector<KeySet>* out) -> Status {
+    if (!n.has_grouping_set()) {
+      KeySet one;
+      if (!top && IsImplicitRow(n)) {
+        QUIVER_RETURN_NOT_OK(columns_of(n, &one));
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(size_t k, key_index(n));
+        one.push_back(k);
+      }
+      out->push_back(std::move(one));
+      return Status::OK();
+    }
+    const auto& g = n.grouping_set();
+    switch (g.kind()) {
+      case pg_query::GROUPING_SET_EMPTY:
+        out->emplace_back();
+        return Status::OK();
+      case pg_query::GROUPING_SET_SIMPLE: {
+        KeySet one;
+        for (const auto& c : g.content()) QUIVER_RETURN_NOT_OK(columns_of(c, &one));
+        out->push_back(std::move(one));
+        return Status::OK();
+      }
+      case pg_query::GROUPING_SET_ROLLUP:
+      case pg_query::GROUPING_SET_CUBE: {
+        std::vector<KeySet> elems;
+        for (const auto& c : g.content()) {
+          KeySet e;
+          QUIVER_RETURN_NOT_OK(columns_of(c, &e));
+          elems.push_back(std::move(e));
+        }
+        const size_t n_el = elems.size();
+        if (g.kind() == pg_query::GROUPING_SET_ROLLUP) {
+          for (size_t k = n_el + 1; k-- > 0;) {
+            KeySet one;
+            for (size_t i = 0; i < k; ++i) one.insert(one.end(), elems[i].begin(), elems[i].end());
+            out->push_back(std::move(one));
+          }
+          return Status::OK();
+        }
+        if (n_el >= 13) return too_many();
+        // Subsets from the full set down to the empty one.
+        const size_t full = (size_t{1} << n_el) - 1;
+        for (size_t m = full + 1; m-- > 0;) {
+          KeySet one;
+          for (size_t i = 0; i < n_el; ++i) {
+            if (m & (size_t{1} << (n_el - 1 - i))) {
+              one.insert(one.end(), elems[i].begin(), elems[i].end());
+            }
+          }
+          out->push_back(std::move(one));
+        }
+        return Status::OK();
+      }
+      case pg_query::GROUPING_SET_SETS:
+        for (const auto& c : g.content()) {
+          QUIVER_RETURN_NOT_OK(sets_of(c, false, out));
+          if (out->size() > kMaxGroupingSets) return too_many();
+        }
+        return Status::OK();
+      default:
+        return UnsupportedAt(g.location(), "this kind of grouping set");
+    }
+  };
+  std::vector<KeySet> result(1);
+  for (const auto& item : s.group_clause()) {
+    std::vector<KeySet> sets;
+    QUIVER_RETURN_NOT_OK(sets_of(item, true, &sets));
+    if (sets.empty()) continue;
+    if (result.size() * sets.size() > kMaxGroupingSets) return too_many();
+    std::vector<KeySet> next;
+    for (const auto& a : result) {
+      for (const auto& b : sets) {
+        KeySet c = a;
+        c.insert(c.end(), b.begin(), b.end());
+        next.push_back(std::move(c));
+      }
+    }
+    result = std::move(next);
+  }
+  node->grouping_sets = std::move(result);
+  return Status::OK();
+}
+
 Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query::SelectStmt& s) {
   auto node = std::make_shared<SelectNode>();
   if (s.has_into_clause()) return UnsupportedAt(-1, "SELECT INTO (use CREATE TABLE AS)");
@@ -217,10 +354,15 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
     if (s.has_where_clause()) {
       QUIVER_ASSIGN_OR_RAISE(node->where, TransformExpr(s.where_clause()));
     }
-    for (const auto& g : s.group_clause()) {
-      if (g.has_grouping_set()) return UnsupportedAt(-1, "GROUPING SETS / ROLLUP / CUBE");
-      QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(g));
-      node->group_by.push_back(std::move(e));
+    bool sets = false;
+    for (const auto& g : s.group_clause()) sets |= g.has_grouping_set();
+    if (sets) {
+      QUIVER_RETURN_NOT_OK(TransformGroupingSets(s, node.get()));
+    } else {
+      for (const auto& g : s.group_clause()) {
+        QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(g));
+        node->group_by.push_back(std::move(e));
+      }
     }
     if (s.group_distinct()) return UnsupportedAt(-1, "GROUP BY DISTINCT");
     if (s.has_having_clause()) {

@@ -292,6 +292,36 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
   }));
   g.tables.clear();
   g.reservations.clear();
+  // Empty grouping sets over no input: their rows, as an aggregate without
+  // GROUP BY gives one.
+  if (!empty_grouping_sets_.empty()) {
+    int64_t total = 0;
+    for (const auto& t : parts) total += t->size();
+    if (total == 0) {
+      const int64_t n = static_cast<int64_t>(empty_grouping_sets_.size());
+      std::vector<ArrayRef> arrays;
+      for (size_t k = 0; k + 1 < ngroups; ++k) {
+        QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(group_types_[k], ctx.pool()));
+        QUIVER_RETURN_NOT_OK(b->AppendNulls(n));
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
+        arrays.push_back(std::move(a));
+      }
+      QUIVER_ASSIGN_OR_RAISE(auto ids, MakeBuilder(group_types_[ngroups - 1], ctx.pool()));
+      auto* id_builder = static_cast<NumericBuilder<int32_t>*>(ids.get());
+      for (int32_t id : empty_grouping_sets_) QUIVER_RETURN_NOT_OK(id_builder->Append(id));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef id_array, ids->Finish());
+      arrays.push_back(std::move(id_array));
+      std::vector<VectorRef> refs;
+      for (const auto& a : arrays) refs.push_back(VectorRef{a.get(), nullptr, false});
+      KeyRows keys;
+      SerializeKeys(KeyLayout(group_types_), refs, n, &keys);
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t h = HashKey(keys.key(i), keys.size(i));
+        GroupTable& t = *parts[parts.size() == 1 ? 0 : static_cast<size_t>(PartitionOf(h))];
+        t.FindOrCreate(keys.key(i), keys.size(i), h);
+      }
+    }
+  }
   // DISTINCT aggregates: feed the merged (group, value) pairs.
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (!aggregates_[a].distinct || g.distinct[a].empty()) continue;

@@ -44,7 +44,12 @@ class PhysicalHashAggregate final : public PhysicalOperator {
                                LocalSourceState& lstate) const override;
   std::string ParamsToString() const override;
 
+  // GROUPING SETS: the last group key is the set id (int32); each id here
+  // (an empty set) gets one row, other keys NULL, when no row came in.
+  void set_empty_grouping_sets(std::vector<int32_t> ids) { empty_grouping_sets_ = std::move(ids); }
+
  private:
+  std::vector<int32_t> empty_grouping_sets_;
   std::vector<int> groups_;
   std::vector<TypeRef> group_types_;
   int key_width_ = -1;  // fixed key width, -1 for variable-size keys

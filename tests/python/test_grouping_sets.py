@@ -1,0 +1,234 @@
+"""GROUPING SETS, ROLLUP, CUBE and grouping() against PostgreSQL 15 itself.
+
+Every query in QUERIES runs on the same small table in Quiver (`quiver sql
+--format arrow`) and in a PostgreSQL 15 server this module starts under a
+temporary directory (Debian's postgresql-15, as test_window.py does); the
+answers must be equal as multisets of rows, and in the same order where the
+query's ORDER BY fixes it (ORDERED). The data has NULLs in the grouping keys,
+so a NULL in the data and a rolled-up NULL must stay apart (grouping() and
+the group counts tell them apart). REFUSED lists what Quiver does not do
+yet: each must fail with an "unsupported: ..." error, never give an answer.
+"""
+
+import decimal
+import math
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pyarrow.ipc as ipc
+import pytest
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+SETUP = """
+CREATE TABLE s (id int, a int, b text, c int, x double precision);
+INSERT INTO s VALUES
+  (1, 1, 'x', 10, 1.5), (2, 1, 'y', 20, 2.5), (3, 2, 'x', 30, NULL), (4, NULL, 'z', 40, 4.0),
+  (5, 2, NULL, 50, -1.0), (6, 1, 'x', NULL, 0.5), (7, NULL, NULL, 70, 7.0), (8, 3, 'y', 80, 8.0);
+CREATE TABLE e (a int, b text, c int);
+"""
+
+QUERIES = [
+    # ROLLUP, CUBE, GROUPING SETS with every listed aggregate.
+    "SELECT a, b, count(*), count(c), sum(c), min(c), max(c), avg(c) FROM s GROUP BY ROLLUP(a, b)",
+    # string_agg's order is the input's (ORDER BY inside it is lane X's item-0
+    # defect): its length is order-independent.
+    "SELECT a, b, count(*), sum(c), length(string_agg(b, ',')) FROM s GROUP BY CUBE(a, b)",
+    "SELECT a, b, sum(x), avg(x), grouping(a, b) FROM s GROUP BY GROUPING SETS ((a, b), (a), ())",
+    "SELECT a, b, count(*) FROM s GROUP BY GROUPING SETS (a, b)",
+    "SELECT a, b, c, count(*) FROM s GROUP BY GROUPING SETS ((a), (b, c), ())",
+    # grouping() bitmasks, alone and in expressions, in several argument orders.
+    "SELECT a, b, grouping(a), grouping(b), grouping(a, b), grouping(b, a), count(*) "
+    "FROM s GROUP BY CUBE(a, b)",
+    "SELECT a, grouping(a) * 10 + count(*) AS g FROM s GROUP BY ROLLUP(a)",
+    "SELECT grouping(a), count(*) FROM s GROUP BY a",  # a plain GROUP BY: always 0
+    # Mixed plain and rolled-up keys, and several rollups multiplied.
+    "SELECT a, b, sum(c) FROM s GROUP BY a, ROLLUP(b)",
+    "SELECT a, b, c, count(*) FROM s GROUP BY ROLLUP(a), ROLLUP(b, c)",
+    "SELECT a, b, c, count(*) FROM s GROUP BY a, CUBE(b, c)",
+    "SELECT a, b, count(*) FROM s GROUP BY ROLLUP((a, b))",
+    "SELECT a, b, c, count(*) FROM s GROUP BY ROLLUP(a, (b, c))",
+    "SELECT a, b, count(*) FROM s GROUP BY GROUPING SETS (ROLLUP(a), CUBE(b), ())",
+    "SELECT a, count(*) FROM s GROUP BY GROUPING SETS ((a), (a), ())",  # duplicate sets twice
+    # Empty grouping set: one row even over no input; none for the other sets.
+    "SELECT count(*), sum(c) FROM s GROUP BY ()",
+    "SELECT a, count(*), sum(c) FROM e GROUP BY ROLLUP(a)",
+    "SELECT a, b, count(*) FROM e GROUP BY CUBE(a, b)",
+    "SELECT a, count(*) FROM e GROUP BY GROUPING SETS ((a))",
+    "SELECT a, count(*) FROM s WHERE c > 1000 GROUP BY ROLLUP(a)",
+    # HAVING over keys, aggregates and grouping() (a filter on a key must
+    # also judge the empty set's row).
+    "SELECT a, b, sum(c) FROM s GROUP BY ROLLUP(a, b) HAVING sum(c) > 50",
+    "SELECT a, b, count(*) FROM s GROUP BY ROLLUP(a, b) HAVING a IS NULL",
+    "SELECT a, b, count(*) FROM s GROUP BY ROLLUP(a, b) HAVING a = 1",
+    "SELECT a, count(*) FROM e GROUP BY ROLLUP(a) HAVING a = 1",
+    "SELECT a, b, count(*) FROM s GROUP BY CUBE(a, b) HAVING grouping(a, b) = 2",
+    # Expressions as keys, and the select list over them.
+    "SELECT a % 2 AS p, upper(b), count(*) FROM s GROUP BY ROLLUP(a % 2, upper(b))",
+    "SELECT coalesce(b, '(all)') AS label, grouping(b), sum(c) FROM s GROUP BY ROLLUP(b)",
+    "SELECT a + 1, sum(c) FROM s GROUP BY ROLLUP(a + 1)",
+    # Keys by position and by output name; DISTINCT aggregates.
+    "SELECT a, b AS bb, count(*) FROM s GROUP BY ROLLUP(1, bb)",
+    "SELECT a, count(DISTINCT b), count(DISTINCT c) FROM s GROUP BY ROLLUP(a)",
+    # Over a join and a subquery.
+    "SELECT s.a, t.b, count(*) FROM s JOIN s AS t ON s.id = t.id GROUP BY ROLLUP(s.a, t.b)",
+    "SELECT k, count(*) FROM (SELECT a AS k, c FROM s WHERE c IS NOT NULL) q GROUP BY CUBE(k)",
+    "SELECT * FROM (SELECT a, sum(c) AS total FROM s GROUP BY ROLLUP(a)) r WHERE total > 60",
+    # Window functions over the grouped rows.
+    "SELECT a, sum(c), rank() OVER (ORDER BY sum(c) DESC), "
+    "sum(sum(c)) OVER (PARTITION BY grouping(a)) FROM s GROUP BY ROLLUP(a)",
+    # A CTE read twice.
+    "WITH r AS (SELECT a, b, sum(c) AS t FROM s GROUP BY CUBE(a, b)) "
+    "SELECT x.a, x.b, x.t, y.t FROM r x JOIN r y ON x.t = y.t AND x.a IS NOT DISTINCT FROM y.a",
+]
+
+# ORDER BY over grouped output, compared in order (the keys make it total).
+ORDERED = [
+    "SELECT a, b, sum(c), grouping(a, b) FROM s GROUP BY ROLLUP(a, b) ORDER BY grouping(a, b), a, b",
+    "SELECT a, b, count(*) FROM s GROUP BY CUBE(a, b) ORDER BY a NULLS FIRST, b DESC, 3",
+    "SELECT a, sum(c) AS total FROM s GROUP BY ROLLUP(a) ORDER BY total DESC, a LIMIT 3",
+    "SELECT a, b, count(*) FROM s GROUP BY ROLLUP(a, b) "
+    "ORDER BY grouping(a), grouping(b), a NULLS LAST, b NULLS LAST",
+]
+
+REFUSED = [
+    ("SELECT a, count(*) FROM s GROUP BY DISTINCT ROLLUP(a, b)", "unsupported: GROUP BY DISTINCT"),
+]
+
+ERRORS = [
+    ("SELECT a, grouping(c) FROM s GROUP BY ROLLUP(a)",
+     "arguments to GROUPING must be grouping expressions of the associated query level"),
+    ("SELECT a FROM s WHERE grouping(a) = 0 GROUP BY ROLLUP(a)",
+     "grouping operations are not allowed"),
+    ("SELECT c, count(*) FROM s GROUP BY ROLLUP(a)",
+     'column "c" must appear in the GROUP BY clause'),
+]
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def pg():
+    if not (PG_BIN / "initdb").exists() or shutil.which("psql") is None:
+        pytest.skip("PostgreSQL 15 (Debian's postgresql-15) is not installed")
+    root = os.geteuid() == 0
+    tmp = Path(tempfile.mkdtemp(prefix="quiver-pg-"))
+    os.chmod(tmp, 0o755)
+    if root:
+        shutil.chown(tmp, "postgres", "postgres")
+
+    def as_pg(cmd):
+        cmd = [str(c) for c in cmd]
+        return ["runuser", "-u", "postgres", "--", *cmd] if root else cmd
+
+    data = tmp / "data"
+    subprocess.run(as_pg([PG_BIN / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E",
+                          "UTF8", "--locale=C", "--no-sync"]), check=True, capture_output=True)
+    port = _free_port()
+    opts = f"-p {port} -k {tmp} -c listen_addresses='' -c fsync=off"
+    subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-l", tmp / "server.log", "-w", "-o", opts,
+                          "start"]), check=True, capture_output=True, start_new_session=True)
+    base = ["psql", "-X", "-q", "-h", str(tmp), "-p", str(port), "-U", "postgres", "-d", "postgres",
+            "-v", "ON_ERROR_STOP=1"]
+
+    def query(sql):
+        proc = subprocess.run(base + ["-A", "-t", "-F", "\t", "-P", "null=\\N", "-c", sql],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, f"PostgreSQL failed on {sql}:\n{proc.stderr}"
+        return [line.split("\t") for line in proc.stdout.split("\n") if line != ""]
+
+    try:
+        subprocess.run(base + ["-c", SETUP], check=True, capture_output=True)
+        yield query
+    finally:
+        subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def quiver_rows(quiver_bin, sql):
+    proc = subprocess.run([str(quiver_bin), "sql", "--format", "arrow", SETUP + sql],
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, f"Quiver failed on {sql}:\n{proc.stderr.decode()}"
+    table = ipc.open_stream(proc.stdout).read_all()
+    return [list(r) for r in zip(*(c.to_pylist() for c in table.columns))]
+
+
+def _norm(v):
+    """A value as a comparable key: None, a float, or exact text as PostgreSQL prints it."""
+    if v is None or v == "\\N":
+        return None
+    if isinstance(v, bool):
+        return "t" if v else "f"
+    if isinstance(v, float):
+        return v
+    if isinstance(v, (int, decimal.Decimal)):
+        return str(v)
+    return v
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    if a == b:
+        return True
+    # numeric results print with PostgreSQL's scale; Quiver's may carry another scale.
+    try:
+        return decimal.Decimal(a) == decimal.Decimal(b)
+    except decimal.InvalidOperation:
+        return False
+
+
+def _sort_key(row):
+    return [("" if v is None else str(v)) for v in row]
+
+
+def _both(quiver_bin, pg, sql):
+    ours = [[_norm(v) for v in r] for r in quiver_rows(quiver_bin, sql)]
+    theirs = [[_norm(v) for v in r] for r in pg(sql)]
+    assert len(ours) == len(theirs), f"{sql}\nquiver {ours}\npostgres {theirs}"
+    return ours, theirs
+
+
+@pytest.mark.parametrize("sql", QUERIES)
+def test_grouping_sets_match_postgres(quiver_bin, pg, sql):
+    ours, theirs = _both(quiver_bin, pg, sql)
+    remaining = sorted(theirs, key=_sort_key)
+    for row in sorted(ours, key=_sort_key):
+        for i, cand in enumerate(remaining):
+            if len(cand) == len(row) and all(_same(a, b) for a, b in zip(row, cand)):
+                del remaining[i]
+                break
+        else:
+            pytest.fail(f"{sql}\nQuiver row {row} is not in PostgreSQL's answer:\n"
+                        + "\n".join(map(str, sorted(theirs, key=_sort_key))))
+
+
+@pytest.mark.parametrize("sql", ORDERED)
+def test_grouping_sets_order_matches_postgres(quiver_bin, pg, sql):
+    ours, theirs = _both(quiver_bin, pg, sql)
+    for row, cand in zip(ours, theirs):
+        assert len(row) == len(cand) and all(_same(a, b) for a, b in zip(row, cand)), \
+            f"{sql}\nquiver   {ours}\npostgres {theirs}"
+
+
+@pytest.mark.parametrize("sql,message", REFUSED + ERRORS)
+def test_grouping_sets_errors(quiver_bin, sql, message):
+    proc = subprocess.run([str(quiver_bin), "sql", SETUP + sql], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0, f"{sql} should fail, gave:\n{proc.stdout}"
+    assert message in proc.stderr, proc.stderr
