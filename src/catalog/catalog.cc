@@ -30,7 +30,9 @@ Status Catalog::CreateTable(const std::string& name, std::shared_ptr<TableSource
                             bool replace) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(name);
-  if (it != entries_.end() && !replace) return Status::Invalid("relation \"{}\" already exists", name);
+  if (it != entries_.end() && !replace)
+    return Status::Invalid("relation \"{}\" already exists", name)
+        .WithSqlState(sqlstate::kDuplicateTable);
   auto entry = std::make_shared<CatalogEntry>();
   entry->table = std::move(table);
   entries_[name] = std::move(entry);
@@ -41,8 +43,12 @@ Status Catalog::CreateView(std::shared_ptr<const ViewDefinition> view, bool repl
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(view->name);
   if (it != entries_.end()) {
-    if (!replace) return Status::Invalid("relation \"{}\" already exists", view->name);
-    if (it->second->table) return Status::Invalid("\"{}\" is not a view", view->name);
+    if (!replace)
+      return Status::Invalid("relation \"{}\" already exists", view->name)
+          .WithSqlState(sqlstate::kDuplicateTable);
+    if (it->second->table)
+      return Status::Invalid("\"{}\" is not a view", view->name)
+          .WithSqlState(sqlstate::kWrongObjectType);
   }
   auto entry = std::make_shared<CatalogEntry>();
   const std::string name = view->name;
@@ -57,10 +63,14 @@ Status Catalog::Drop(const std::string& name, bool is_view, bool if_exists) {
   const char* what = is_view ? "view" : "table";
   if (it == entries_.end()) {
     if (if_exists) return Status::OK();
-    return Status::KeyError("{} \"{}\" does not exist", what, name);
+    return Status::KeyError("{} \"{}\" does not exist", what, name)
+        .WithSqlState(sqlstate::kUndefinedTable);
   }
-  if (is_view && it->second->table) return Status::TypeError("\"{}\" is not a view", name);
-  if (!is_view && it->second->view) return Status::TypeError("\"{}\" is not a table", name);
+  if (is_view && it->second->table)
+    return Status::TypeError("\"{}\" is not a view", name).WithSqlState(sqlstate::kWrongObjectType);
+  if (!is_view && it->second->view)
+    return Status::TypeError("\"{}\" is not a table", name)
+        .WithSqlState(sqlstate::kWrongObjectType);
   // Indexes go with their table.
   for (auto i = indexes_.begin(); i != indexes_.end();) {
     i = i->second == it->first ? indexes_.erase(i) : std::next(i);
@@ -78,12 +88,17 @@ std::shared_ptr<const CatalogEntry> Catalog::Lookup(const std::string& name) con
 Status Catalog::CreateIndex(const std::string& name, const std::string& table, bool if_not_exists) {
   std::lock_guard<std::mutex> lock(mu_);
   auto t = Find(table);
-  if (t == entries_.end()) return Status::KeyError("relation \"{}\" does not exist", table);
-  if (t->second->view) return Status::TypeError("\"{}\" is not a table", table);
+  if (t == entries_.end())
+    return Status::KeyError("relation \"{}\" does not exist", table)
+        .WithSqlState(sqlstate::kUndefinedTable);
+  if (t->second->view)
+    return Status::TypeError("\"{}\" is not a table", table)
+        .WithSqlState(sqlstate::kWrongObjectType);
   const std::string key = name.empty() ? table + "_idx" + std::to_string(indexes_.size()) : name;
   if (indexes_.count(key) || entries_.count(key)) {
     if (if_not_exists) return Status::OK();
-    return Status::Invalid("relation \"{}\" already exists", key);
+    return Status::Invalid("relation \"{}\" already exists", key)
+        .WithSqlState(sqlstate::kDuplicateTable);
   }
   indexes_[key] = t->first;
   return Status::OK();
@@ -94,7 +109,8 @@ Status Catalog::DropIndex(const std::string& name, bool if_exists) {
   auto it = indexes_.find(name);
   if (it == indexes_.end()) {
     if (if_exists) return Status::OK();
-    return Status::KeyError("index \"{}\" does not exist", name);
+    return Status::KeyError("index \"{}\" does not exist", name)
+        .WithSqlState(sqlstate::kUndefinedObject);
   }
   indexes_.erase(it);
   return Status::OK();

@@ -19,11 +19,14 @@ Result<std::vector<std::string>> ExpandPaths(const std::string& pattern) {
         }
       }
       std::sort(out.begin(), out.end());
-      if (out.empty()) return Status::IOError("directory '{}' holds no files", pattern);
+      if (out.empty())
+        return Status::IOError("directory '{}' holds no files", pattern)
+            .WithSqlState(sqlstate::kUndefinedFile);
       return out;
     }
     if (!fs::exists(pattern, ec)) {
-      return Status::IOError("could not open file \"{}\": No such file or directory", pattern);
+      return Status::IOError("could not open file \"{}\": No such file or directory", pattern)
+          .WithSqlState(sqlstate::kUndefinedFile);
     }
     out.push_back(pattern);
     return out;
@@ -36,7 +39,8 @@ Result<std::vector<std::string>> ExpandPaths(const std::string& pattern) {
     }
   }
   globfree(&g);
-  if (out.empty()) return Status::IOError("no files match '{}'", pattern);
+  if (out.empty())
+    return Status::IOError("no files match '{}'", pattern).WithSqlState(sqlstate::kUndefinedFile);
   std::sort(out.begin(), out.end());
   return out;
 }

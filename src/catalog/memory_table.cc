@@ -111,8 +111,9 @@ Status MemoryTable::Append(std::vector<RecordBatchRef> batches) {
     for (int i = 0; i < b->num_columns(); ++i) {
       if (!schema_->field(i)->nullable && b->column(i)->GetNullCount() > 0) {
         return Status::Invalid(
-            "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-            schema_->field(i)->name, name_);
+                   "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                   schema_->field(i)->name, name_)
+            .WithSqlState(sqlstate::kNotNullViolation);
       }
     }
   }

@@ -63,7 +63,8 @@ Result<std::string> ResolvePathPrefix(const std::string& raw) {
     if (parts[i] == ".") continue;
     if (parts[i] == "..") {
       // Below a name that does not exist: cannot be judged, refuse.
-      return Status::Invalid("permission denied for file \"{}\"", raw);
+      return Status::Invalid("permission denied for file \"{}\"", raw)
+          .WithSqlState(sqlstate::kInsufficientPrivilege);
     }
     if (resolved.back() != '/') resolved += "/";
     resolved += parts[i];
@@ -94,15 +95,20 @@ Status FileAccessPolicy::Check(const std::string& path) const {
     const size_t slash = path.rfind('/', wild);
     fixed = slash == std::string::npos ? "." : path.substr(0, slash + 1);
     for (const std::string& part : SplitComponents(path.substr(fixed == "." ? 0 : slash + 1))) {
-      if (part == "..") return Status::Invalid("permission denied for file \"{}\"", path);
+      if (part == "..")
+        return Status::Invalid("permission denied for file \"{}\"", path)
+            .WithSqlState(sqlstate::kInsufficientPrivilege);
     }
   }
   auto resolved = ResolvePathPrefix(fixed);
-  if (!resolved.ok()) return Status::Invalid("permission denied for file \"{}\"", path);
+  if (!resolved.ok())
+    return Status::Invalid("permission denied for file \"{}\"", path)
+        .WithSqlState(sqlstate::kInsufficientPrivilege);
   for (const std::string& dir : dirs_) {
     if (Within(*resolved, dir)) return Status::OK();
   }
-  return Status::Invalid("permission denied for file \"{}\"", path);
+  return Status::Invalid("permission denied for file \"{}\"", path)
+      .WithSqlState(sqlstate::kInsufficientPrivilege);
 }
 
 }  // namespace quiver

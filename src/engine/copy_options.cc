@@ -41,25 +41,31 @@ bool IsWriteOption(const std::string& name) {
 
 Status NeedsValue(const sql::CopyOption& o) {
   if (!o.list.empty())
-    return Status::Invalid("COPY option \"{}\" takes one value, not a list", o.name);
-  if (o.value.empty()) return Status::Invalid("COPY option \"{}\" needs a value", o.name);
+    return Status::Invalid("COPY option \"{}\" takes one value, not a list", o.name)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
+  if (o.value.empty())
+    return Status::Invalid("COPY option \"{}\" needs a value", o.name)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   return Status::OK();
 }
 
 Result<bool> ParseBool(const sql::CopyOption& o) {
   if (!o.list.empty())
-    return Status::Invalid("COPY option \"{}\" takes one value, not a list", o.name);
+    return Status::Invalid("COPY option \"{}\" takes one value, not a list", o.name)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   const std::string v = Lower(o.value);
   if (v.empty() || v == "true" || v == "on" || v == "1") return true;
   if (v == "false" || v == "off" || v == "0") return false;
-  return Status::Invalid("COPY option \"{}\" takes true or false, not '{}'", o.name, o.value);
+  return Status::Invalid("COPY option \"{}\" takes true or false, not '{}'", o.name, o.value)
+      .WithSqlState(sqlstate::kInvalidParameterValue);
 }
 
 Result<char> ParseChar(const sql::CopyOption& o) {
   QUIVER_RETURN_NOT_OK(NeedsValue(o));
   if (o.value.size() != 1) {
     return Status::Invalid("COPY option \"{}\" must be a single one-byte character, not '{}'",
-                           o.name, o.value);
+                           o.name, o.value)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   }
   return o.value[0];
 }
@@ -72,10 +78,12 @@ Result<int64_t> ParseInteger(const sql::CopyOption& o, int64_t min, int64_t max)
   if (ec != std::errc() || ptr != end || v < min || v > max) {
     if (min == 1 && max == kMaxRows) {
       return Status::Invalid("COPY option \"{}\" must be a positive integer, not '{}'", o.name,
-                             o.value);
+                             o.value)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     return Status::Invalid("COPY option \"{}\" must be an integer in [{}, {}], not '{}'", o.name,
-                           min, max, o.value);
+                           min, max, o.value)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   }
   return v;
 }
@@ -92,22 +100,26 @@ Result<Codec> ParseCodec(const sql::CopyOption& o, FileFormat format) {
     if (v == "lz4" || v == "lz4_raw") return Codec::kLz4Raw;
     if (v == "brotli") return Codec::kBrotli;
     return Status::Invalid(
-        "COPY option \"{}\": Parquet compression is none, snappy, gzip, zstd, lz4 or brotli, not "
-        "'{}'",
-        o.name, o.value);
+               "COPY option \"{}\": Parquet compression is none, snappy, gzip, zstd, lz4 or "
+               "brotli, not "
+               "'{}'",
+               o.name, o.value)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   }
   if (format == FileFormat::kIpcFile || format == FileFormat::kIpcStream) {
     if (v == "none" || v == "uncompressed") return Codec::kNone;
     if (v == "lz4" || v == "lz4_frame") return Codec::kLz4Frame;
     if (v == "zstd") return Codec::kZstd;
     return Status::Invalid(
-        "COPY option \"{}\": Arrow IPC compression is none, lz4 or zstd, not '{}'", o.name,
-        o.value);
+               "COPY option \"{}\": Arrow IPC compression is none, lz4 or zstd, not '{}'", o.name,
+               o.value)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   }
   if (v == "none" || v == "uncompressed") return Codec::kNone;
   return Status::Invalid(
-      "COPY option \"{}\" applies to Parquet and Arrow output; CSV is written uncompressed",
-      o.name);
+             "COPY option \"{}\" applies to Parquet and Arrow output; CSV is written uncompressed",
+             o.name)
+      .WithSqlState(sqlstate::kInvalidParameterValue);
 }
 
 // The levels a codec takes; false when it has none.
@@ -143,10 +155,12 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
     const std::string name = CanonicalName(o.name);
     if (name.empty()) {
       return Status::Invalid("COPY option \"{}\" is not recognized (valid options: {})", o.name,
-                             kValidOptions);
+                             kValidOptions)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     if (!given.emplace(name, &o).second) {
-      return Status::Invalid("COPY option \"{}\" is given more than once", name);
+      return Status::Invalid("COPY option \"{}\" is given more than once", name)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
   }
   auto find = [&](const char* name) -> const sql::CopyOption* {
@@ -162,7 +176,9 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
     auto parsed = formats::ParseFileFormat(v);
     if (!parsed.ok() || *parsed == FileFormat::kAuto) {
       return Status::Invalid(
-          "COPY format '{}' is not supported (valid: parquet, arrow, stream, csv, tsv)", o->value);
+                 "COPY format '{}' is not supported (valid: parquet, arrow, stream, csv, tsv)",
+                 o->value)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     out.format = *parsed;
     tsv = v == "tsv" || (tsv && out.format == FileFormat::kCsv);
@@ -175,15 +191,18 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   for (const auto& [name, o] : given) {
     if (is_from && IsWriteOption(name)) {
       return Status::Invalid("COPY option \"{}\" applies to COPY ... TO, not COPY ... FROM",
-                             o->name);
+                             o->name)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     if (IsCsvOption(name) && out.format != FileFormat::kCsv && out.format != FileFormat::kAuto) {
       return Status::Invalid("COPY option \"{}\" applies to CSV, not {}", o->name,
-                             formats::FileFormatName(out.format));
+                             formats::FileFormatName(out.format))
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     if (name == "row_group_size" && out.format != FileFormat::kParquet) {
       return Status::Invalid("COPY option \"{}\" applies to Parquet, not {}", o->name,
-                             formats::FileFormatName(out.format));
+                             formats::FileFormatName(out.format))
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
   }
 
@@ -198,7 +217,8 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   }
   if (delimiter == quote || delimiter == '\n' || delimiter == '\r' || quote == '\n' ||
       quote == '\r') {
-    return Status::Invalid("COPY delimiter and quote must differ and not be a line break");
+    return Status::Invalid("COPY delimiter and quote must differ and not be a line break")
+        .WithSqlState(sqlstate::kInvalidParameterValue);
   }
   bool header = true;
   if (const sql::CopyOption* o = find("header")) {
@@ -212,7 +232,8 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   out.write.csv.quote = quote;
   if (const sql::CopyOption* o = find("null")) {
     if (!o->list.empty()) {
-      return Status::Invalid("COPY option \"{}\" takes one value, not a list", o->name);
+      return Status::Invalid("COPY option \"{}\" takes one value, not a list", o->name)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     out.read.convert.null_values = {o->value};
     out.read.convert.strings_can_be_null = true;
@@ -228,7 +249,8 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   if (const sql::CopyOption* o = find("compression_level")) {
     if (out.format == FileFormat::kCsv) {
       return Status::Invalid("COPY option \"{}\" applies to Parquet and Arrow output, not CSV",
-                             o->name);
+                             o->name)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     // The level of the codec in effect: Parquet's default is zstd.
     const Codec codec = out.write.codec_chosen || out.format != FileFormat::kParquet
@@ -239,7 +261,8 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
     if (!LevelRange(codec, &min, &max)) {
       return Status::Invalid("COPY option \"{}\" does not apply to compression {}{}", o->name,
                              compression::CodecName(codec),
-                             codec == Codec::kNone ? " (name a codec with COMPRESSION)" : "");
+                             codec == Codec::kNone ? " (name a codec with COMPRESSION)" : "")
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     QUIVER_ASSIGN_OR_RAISE(int64_t level, ParseInteger(*o, min, max));
     out.write.level = static_cast<int>(level);

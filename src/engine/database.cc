@@ -126,7 +126,8 @@ Status CheckReadOnly(const sql::Statement& s, const StatementOptions& options) {
   if (!options.read_only) return Status::OK();
   const std::string kind = WriteKind(s);
   if (kind.empty()) return Status::OK();
-  return Status::Invalid("cannot execute {} in a read-only transaction", kind);
+  return Status::Invalid("cannot execute {} in a read-only transaction", kind)
+      .WithSqlState(sqlstate::kReadOnlySqlTransaction);
 }
 
 }  // namespace
@@ -404,6 +405,7 @@ struct Database::Impl {
     if (db->catalog_.Lookup(s.name) != nullptr) {
       if (s.if_not_exists) return Command("CREATE TABLE");
       return Status::Invalid("relation \"{}\" already exists", s.name)
+          .WithSqlState(sqlstate::kDuplicateTable)
           .WithPosition(s.name_location);
     }
     if (s.as_select) {
@@ -429,6 +431,7 @@ struct Database::Impl {
       for (const auto& f : fields) {
         if (f->name == c.name) {
           return Status::Invalid("column \"{}\" specified more than once", c.name)
+              .WithSqlState(sqlstate::kDuplicateColumn)
               .WithPosition(c.location);
         }
       }
@@ -453,7 +456,8 @@ struct Database::Impl {
     state.file_policy = CurrentFilePolicy();
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.query, &state));
     if (s.columns.size() > q.names.size()) {
-      return Status::Invalid("CREATE VIEW specifies more column names than columns");
+      return Status::Invalid("CREATE VIEW specifies more column names than columns")
+          .WithSqlState(sqlstate::kSyntaxError);
     }
     auto view = std::make_shared<ViewDefinition>();
     view->name = s.name;
@@ -487,9 +491,13 @@ struct Database::Impl {
     if (s.is_from) {
       // COPY table FROM 'file'
       auto entry = db->catalog_.Lookup(s.table);
-      if (entry == nullptr) return Status::KeyError("relation \"{}\" does not exist", s.table);
+      if (entry == nullptr)
+        return Status::KeyError("relation \"{}\" does not exist", s.table)
+            .WithSqlState(sqlstate::kUndefinedTable);
       auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
-      if (table == nullptr) return Status::Invalid("cannot COPY into \"{}\"", s.table);
+      if (table == nullptr)
+        return Status::Invalid("cannot COPY into \"{}\"", s.table)
+            .WithSqlState(sqlstate::kWrongObjectType);
       FileTableOptions options;
       options.format = copy.format;
       options.csv = copy.read;
@@ -615,7 +623,9 @@ Result<std::unique_ptr<QueryStream>> Database::ExecuteStream(const std::string& 
                                                              const std::vector<Value>& params,
                                                              const StatementOptions& options) {
   QUIVER_ASSIGN_OR_RAISE(auto parsed, sql::Parse(sql));
-  if (parsed.size() != 1) return Status::Invalid("expected one statement, got {}", parsed.size());
+  if (parsed.size() != 1)
+    return Status::Invalid("expected one statement, got {}", parsed.size())
+        .WithSqlState(sqlstate::kSyntaxError);
   sql::Statement& stmt = *parsed[0];
   QUIVER_RETURN_NOT_OK(CheckReadOnly(stmt, options));
   StatementOptionsScope scope(&options);
@@ -642,7 +652,9 @@ Result<std::unique_ptr<QueryStream>> Database::ExecuteStream(const std::string& 
 Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& sql,
                                                              const StatementOptions& options) {
   QUIVER_ASSIGN_OR_RAISE(auto parsed, sql::Parse(sql));
-  if (parsed.size() != 1) return Status::Invalid("expected one statement, got {}", parsed.size());
+  if (parsed.size() != 1)
+    return Status::Invalid("expected one statement, got {}", parsed.size())
+        .WithSqlState(sqlstate::kSyntaxError);
   const sql::Statement& stmt = *parsed[0];
   auto p = std::make_shared<PreparedStatement>();
   p->db_ = this;
@@ -740,7 +752,8 @@ int MaxParameterIndex(std::string_view sql) {
 Result<QueryResult> Database::Execute(const std::string& sql, const std::vector<Value>& params) {
   QUIVER_ASSIGN_OR_RAISE(auto results, ExecuteScript(sql, params));
   if (results.size() != 1) {
-    return Status::Invalid("expected one statement, got {}", results.size());
+    return Status::Invalid("expected one statement, got {}", results.size())
+        .WithSqlState(sqlstate::kSyntaxError);
   }
   return std::move(results[0]);
 }

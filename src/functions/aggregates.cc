@@ -131,7 +131,8 @@ AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked
         ++st->count;
       });
     });
-    if (overflow) return Status::Invalid("bigint out of range");
+    if (overflow)
+      return Status::Invalid("bigint out of range").WithSqlState(sqlstate::kNumericValueOutOfRange);
     return Status::OK();
   };
   f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
@@ -676,7 +677,8 @@ AggregateFunction SingleValue() {
                         MemoryPool* pool) -> Status {
     for (int64_t i = 0; i < n; ++i) {
       auto* st = reinterpret_cast<SingleState*>(states[i]);
-      if (++st->count > 1) return Status::Invalid("{}", kTooMany);
+      if (++st->count > 1)
+        return Status::Invalid("{}", kTooMany).WithSqlState(sqlstate::kCardinalityViolation);
       QUIVER_ASSIGN_OR_RAISE(st->value, NewValue(pool, ValueFromArray(*args[0].array, args[0].index(i))));
     }
     return Status::OK();
@@ -696,7 +698,8 @@ AggregateFunction SingleValue() {
     std::vector<Value> values;
     for (int64_t i = 0; i < n; ++i) {
       const auto* st = reinterpret_cast<const SingleState*>(states[i]);
-      if (st->count > 1) return Status::Invalid("{}", kTooMany);
+      if (st->count > 1)
+        return Status::Invalid("{}", kTooMany).WithSqlState(sqlstate::kCardinalityViolation);
       values.push_back(st->value ? st->value->value : Value::Null(out));
     }
     return ArrayFromValues(values, out, pool);

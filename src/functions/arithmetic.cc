@@ -65,9 +65,14 @@ Result<ArrayRef> BinaryLoop(const std::vector<VectorRef>& args, int64_t n, const
         }
       });
     });
-    if (code == 2) return Status::Invalid("division by zero");
-    if (code == 3) return Status::Invalid("value out of range: underflow");
-    if (code == 1) return Status::Invalid("{}", RangeError(out_type->id));
+    if (code == 2)
+      return Status::Invalid("division by zero").WithSqlState(sqlstate::kDivisionByZero);
+    if (code == 3)
+      return Status::Invalid("value out of range: underflow")
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
+    if (code == 1)
+      return Status::Invalid("{}", RangeError(out_type->id))
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
   }
   return kernels::FinishFixed(out_type, n, std::move(out));
 }
@@ -275,7 +280,8 @@ ScalarKernel DecimalKernel(Op op) {
         break;
     }
     if (!r.ok() && r.status().message() == "value out of range: overflow") {
-      return Status::Invalid("numeric value out of range");
+      return Status::Invalid("numeric value out of range")
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
     }
     return r;
   };
@@ -347,7 +353,9 @@ ScalarKernel NegateKernel() {
         }
       }
     });
-    if (bad) return Status::Invalid("{}", RangeError(out_type->id));
+    if (bad)
+      return Status::Invalid("{}", RangeError(out_type->id))
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
     return kernels::FinishFixed(out_type, n, std::move(out));
   };
 }

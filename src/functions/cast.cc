@@ -289,6 +289,18 @@ bool ParseDatePart(std::string_view t, int32_t* days, size_t* consumed) {
   return true;
 }
 
+// True when t starts with YYYY-MM-DD whose month or day is out of range.
+bool DateFieldsOutOfRange(std::string_view t) {
+  int64_t y, m, d;
+  if (t.size() < 10 || t[4] != '-' || t[7] != '-') return false;
+  if (!ParseFixedDigits(t, 0, 4, &y) || !ParseFixedDigits(t, 5, 2, &m) ||
+      !ParseFixedDigits(t, 8, 2, &d)) {
+    return false;
+  }
+  if (t.size() > 10 && t[10] != ' ' && t[10] != 'T') return false;
+  return m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, static_cast<unsigned>(m));
+}
+
 // HH:MM[:SS[.ffffff]] at the start of t.
 bool ParseTimePart(std::string_view t, int64_t* micros, size_t* consumed) {
   int64_t h, mi, s = 0, frac = 0;
@@ -512,13 +524,27 @@ int128_t RescaleDecimal(int128_t v, int from, int to, bool* overflow) {
 namespace {
 
 Status InvalidInput(const char* type, std::string_view text) {
-  return Status::Invalid("invalid input syntax for type {}: \"{}\"", type, text);
+  return Status::Invalid("invalid input syntax for type {}: \"{}\"", type, text)
+      .WithSqlState(sqlstate::kInvalidTextRepresentation);
+}
+
+// Date, time, timestamp and interval text PostgreSQL cannot read is
+// invalid_datetime_format; a well-formed YYYY-MM-DD whose month or day does
+// not exist ('2023-02-29') is datetime_field_overflow, with its message.
+Status InvalidDatetimeInput(const char* type, std::string_view text) {
+  if (DateFieldsOutOfRange(text)) {
+    return Status::Invalid("date/time field value out of range: \"{}\"", text)
+        .WithSqlState(sqlstate::kDatetimeFieldOverflow);
+  }
+  return Status::Invalid("invalid input syntax for type {}: \"{}\"", type, text)
+      .WithSqlState(sqlstate::kInvalidDatetimeFormat);
 }
 
 // Writes int128 value v into slot i of an integer output, checking range.
 template <typename T>
 Status StoreInt(T* out, int64_t i, int128_t v, TypeId id, bool valid) {
-  if (valid && !FitsInt(id, v)) return Status::Invalid("{}", IntRangeError(id));
+  if (valid && !FitsInt(id, v))
+    return Status::Invalid("{}", IntRangeError(id)).WithSqlState(sqlstate::kNumericValueOutOfRange);
   out[i] = static_cast<T>(v);
   return Status::OK();
 }
@@ -544,7 +570,8 @@ Result<ArrayRef> CastToInteger(const VectorRef& in, int64_t n, const TypeRef& to
         case TypeId::kDouble: {
           const double d = std::nearbyint(ReadDouble(in, i));  // half to even
           if (valid && (std::isnan(d) || d < -9.3e18 || d > 9.3e18)) {
-            return Status::Invalid("{}", IntRangeError(tid));
+            return Status::Invalid("{}", IntRangeError(tid))
+                .WithSqlState(sqlstate::kNumericValueOutOfRange);
           }
           v = valid ? static_cast<int128_t>(d) : 0;
           break;
@@ -566,20 +593,22 @@ Result<ArrayRef> CastToInteger(const VectorRef& in, int64_t n, const TypeRef& to
               if (!std::isdigit(static_cast<unsigned char>(t[k]))) digits = false;
             }
             if (digits && t.size() > 1) {
-              return Status::Invalid("value \"{}\" is out of range for type {}", s,
-                                     PgTypeName(*to));
+              return Status::Invalid("value \"{}\" is out of range for type {}", s, PgTypeName(*to))
+                  .WithSqlState(sqlstate::kNumericValueOutOfRange);
             }
             return InvalidInput(PgTypeName(*to).c_str(), s);
           }
           v = x;
           if (!FitsInt(tid, v)) {
-            return Status::Invalid("value \"{}\" is out of range for type {}", s, PgTypeName(*to));
+            return Status::Invalid("value \"{}\" is out of range for type {}", s, PgTypeName(*to))
+                .WithSqlState(sqlstate::kNumericValueOutOfRange);
           }
           break;
         }
         default:
           return Status::TypeError("cannot cast type {} to {}", PgTypeName(*in.array->type),
-                                   PgTypeName(*to));
+                                   PgTypeName(*to))
+              .WithSqlState(sqlstate::kCannotCoerce);
       }
       QUIVER_RETURN_NOT_OK(StoreInt(dst, i, v, tid, valid));
     }
@@ -625,18 +654,21 @@ Result<ArrayRef> CastToFloating(const VectorRef& in, int64_t n, const TypeRef& t
           std::string_view s = StringAccess(in)(i);
           if (!ParseSqlDouble(s, &v)) return InvalidInput(PgTypeName(*to).c_str(), s);
           if (std::isinf(v) && s.find_first_of("iI") == std::string_view::npos) {
-            return Status::Invalid("\"{}\" is out of range for type {}", s, PgTypeName(*to));
+            return Status::Invalid("\"{}\" is out of range for type {}", s, PgTypeName(*to))
+                .WithSqlState(sqlstate::kNumericValueOutOfRange);
           }
         }
         break;
       default:
         return Status::TypeError("cannot cast type {} to {}", PgTypeName(*in.array->type),
-                                 PgTypeName(*to));
+                                 PgTypeName(*to))
+            .WithSqlState(sqlstate::kCannotCoerce);
     }
     if (to_float) {
       const float f = static_cast<float>(v);
       if (out.IsValid(i) && std::isinf(f) && !std::isinf(v)) {
-        return Status::Invalid("value out of range: overflow");
+        return Status::Invalid("value out of range: overflow")
+            .WithSqlState(sqlstate::kNumericValueOutOfRange);
       }
       out.data<float>()[i] = f;
     } else {
@@ -670,13 +702,15 @@ Result<ArrayRef> CastToDecimal(const VectorRef& in, int64_t n, const TypeRef& to
         if (!valid) break;
         const double d = ReadDouble(in, i);
         if (std::isnan(d) || std::isinf(d)) {
-          return Status::Invalid("cannot convert {} to numeric", FormatDouble(d));
+          return Status::Invalid("cannot convert {} to numeric", FormatDouble(d))
+              .WithSqlState(sqlstate::kFeatureNotSupported);
         }
         // Through the shortest text, as PostgreSQL's float8 -> numeric does.
         const std::string text = fid == TypeId::kFloat ? FormatFloat(static_cast<float>(d))
                                                        : FormatDouble(d);
         if (!ParseSqlDecimal(text, p, s, &v, &overflow)) {
-          return Status::Invalid("cannot convert {} to numeric", text);
+          return Status::Invalid("cannot convert {} to numeric", text)
+              .WithSqlState(sqlstate::kFeatureNotSupported);
         }
         break;
       }
@@ -688,13 +722,16 @@ Result<ArrayRef> CastToDecimal(const VectorRef& in, int64_t n, const TypeRef& to
       }
       default:
         return Status::TypeError("cannot cast type {} to {}", PgTypeName(*in.array->type),
-                                 PgTypeName(*to));
+                                 PgTypeName(*to))
+            .WithSqlState(sqlstate::kCannotCoerce);
     }
     if (valid && (overflow || v >= limit || v <= -limit)) {
       return Status::Invalid(
-          "numeric field overflow (a field with precision {}, scale {} must round to an absolute "
-          "value less than 10^{})",
-          p, s, p - s);
+                 "numeric field overflow (a field with precision {}, scale {} must round to an "
+                 "absolute "
+                 "value less than 10^{})",
+                 p, s, p - s)
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
     }
     dst[i] = v;
   }
@@ -714,7 +751,8 @@ Result<ArrayRef> CastToBool(const VectorRef& in, int64_t n, const TypeRef& to, M
     } else if (IsIntegerType(*in.array->type)) {
       v = ReadInteger(in, i) != 0;
     } else {
-      return Status::TypeError("cannot cast type {} to boolean", PgTypeName(*in.array->type));
+      return Status::TypeError("cannot cast type {} to boolean", PgTypeName(*in.array->type))
+          .WithSqlState(sqlstate::kCannotCoerce);
     }
     if (v) bit_util::SetBit(bits, i);
   }
@@ -756,17 +794,17 @@ Result<ArrayRef> CastToTemporal(const VectorRef& in, int64_t n, const TypeRef& t
         int32_t d;
         if (!ParseSqlDate(s, &d)) {
           int64_t ts;
-          if (!ParseSqlTimestamp(s, &ts)) return InvalidInput("date", s);
+          if (!ParseSqlTimestamp(s, &ts)) return InvalidDatetimeInput("date", s);
           d = static_cast<int32_t>(FloorDiv(ts, kMicrosPerDay));
         }
         v = d;
       } else if (tid == TypeId::kTime64) {
-        if (!ParseSqlTime(s, &v)) return InvalidInput("time without time zone", s);
+        if (!ParseSqlTime(s, &v)) return InvalidDatetimeInput("time without time zone", s);
       } else if (tid == TypeId::kTimestamp) {
-        if (!ParseSqlTimestamp(s, &v)) return InvalidInput(PgTypeName(*to).c_str(), s);
+        if (!ParseSqlTimestamp(s, &v)) return InvalidDatetimeInput(PgTypeName(*to).c_str(), s);
       } else {
         IntervalValue iv;
-        if (!ParseSqlInterval(s, &iv)) return InvalidInput("interval", s);
+        if (!ParseSqlInterval(s, &iv)) return InvalidDatetimeInput("interval", s);
         uint8_t* p = out.values->mutable_data() + i * 16;
         const int64_t nanos = iv.micros * 1000;
         std::memcpy(p, &iv.months, 4);
@@ -792,7 +830,8 @@ Result<ArrayRef> CastToTemporal(const VectorRef& in, int64_t n, const TypeRef& t
       continue;
     } else {
       return Status::TypeError("cannot cast type {} to {}", PgTypeName(*in.array->type),
-                               PgTypeName(*to));
+                               PgTypeName(*to))
+          .WithSqlState(sqlstate::kCannotCoerce);
     }
     if (tid == TypeId::kDate32) {
       out.data<int32_t>()[i] = static_cast<int32_t>(v);
@@ -822,10 +861,18 @@ Result<ArrayRef> CastToBinary(const VectorRef& in, int64_t n, const TypeRef& to,
       };
       for (size_t k = 2; k + 1 < s.size(); k += 2) {
         const int hi = hex(s[k]), lo = hex(s[k + 1]);
-        if (hi < 0 || lo < 0) return InvalidInput("bytea", s);
+        // PostgreSQL's byteain: invalid_parameter_value for bad hex digits.
+        if (hi < 0 || lo < 0) {
+          return Status::Invalid("invalid hexadecimal digit: \"{}\"",
+                                 std::string_view(&s[hex(s[k]) < 0 ? k : k + 1], 1))
+              .WithSqlState(sqlstate::kInvalidParameterValue);
+        }
         bytes += static_cast<char>(hi * 16 + lo);
       }
-      if (s.size() % 2 != 0) return InvalidInput("bytea", s);
+      if (s.size() % 2 != 0) {
+        return Status::Invalid("invalid hexadecimal data: odd number of digits")
+            .WithSqlState(sqlstate::kInvalidParameterValue);
+      }
       QUIVER_RETURN_NOT_OK(out.Append(bytes));
     } else {
       QUIVER_RETURN_NOT_OK(out.Append(s));
@@ -857,7 +904,8 @@ Result<ArrayRef> CastVector(const VectorRef& in, int64_t n, const TypeRef& to, M
   if (from.Equals(*to)) return kernels::Materialize(in, n, pool);
   if (from.id == TypeId::kNull) return MakeArrayOfNull(to, n, pool);
   if (!CanCast(from, *to)) {
-    return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to));
+    return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
+        .WithSqlState(sqlstate::kCannotCoerce);
   }
   switch (to->id) {
     case TypeId::kInt16:
@@ -894,7 +942,8 @@ Result<ArrayRef> CastVector(const VectorRef& in, int64_t n, const TypeRef& to, M
     default:
       break;
   }
-  return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to));
+  return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
+      .WithSqlState(sqlstate::kCannotCoerce);
 }
 
 Result<ArrayRef> CastArray(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {

@@ -46,7 +46,8 @@ Result<Field> ParseField(std::string_view raw) {
   if (f == "century" || f == "centuries") return Field::kCentury;
   if (f == "millennium" || f == "millennia") return Field::kMillennium;
   if (f == "julian") return Field::kJulian;
-  return Status::Invalid("unit \"{}\" not recognized", raw);
+  return Status::Invalid("unit \"{}\" not recognized", raw)
+      .WithSqlState(sqlstate::kInvalidParameterValue);
 }
 
 // ISO 8601 week number and week-year of a day.
@@ -124,7 +125,8 @@ Result<int128_t> FieldMicros(Field field, int64_t micros, bool is_date) {
       if (is_date) break;
       return static_cast<int128_t>(tod % 60000000) * M;
   }
-  return Status::Invalid("unit is not supported for type date");
+  return Status::Invalid("unit is not supported for type date")
+      .WithSqlState(sqlstate::kFeatureNotSupported);
 }
 
 Result<int128_t> IntervalFieldMicros(Field field, int32_t months, int32_t days, int64_t micros) {
@@ -146,7 +148,8 @@ Result<int128_t> IntervalFieldMicros(Field field, int32_t months, int32_t days, 
       return (static_cast<int128_t>(months) * 30 * 86400 + static_cast<int128_t>(days) * 86400) * M +
              micros;
     default:
-      return Status::Invalid("unit is not supported for type interval");
+      return Status::Invalid("unit is not supported for type interval")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
   }
 }
 
@@ -178,7 +181,8 @@ ScalarKernel ExtractKernel(bool as_double) {
                    field == Field::kMillisecond || field == Field::kMicrosecond) {
           QUIVER_ASSIGN_OR_RAISE(scaled, FieldMicros(field, t, false));
         } else {
-          return Status::Invalid("unit is not supported for type time without time zone");
+          return Status::Invalid("unit is not supported for type time without time zone")
+              .WithSqlState(sqlstate::kFeatureNotSupported);
         }
       } else {
         const uint8_t* p = v.array->GetRaw<uint8_t>(1) + (v.array->offset + s) * 16;
@@ -241,7 +245,8 @@ Result<int64_t> TruncMicros(Field field, int64_t micros) {
     case Field::kMicrosecond:
       return micros;
     default:
-      return Status::Invalid("unit not supported by date_trunc");
+      return Status::Invalid("unit not supported by date_trunc")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
   }
 }
 
@@ -293,11 +298,13 @@ void RegisterDateTimeFunctions(FunctionRegistry* r) {
               const int32_t m = args[1].values<int32_t>()[args[1].index(i)];
               const int32_t d = args[2].values<int32_t>()[args[2].index(i)];
               if (m < 1 || m > 12 || d < 1 || d > 31 || y == 0) {
-                return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d);
+                return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d)
+                    .WithSqlState(sqlstate::kDatetimeFieldOverflow);
               }
               const auto days = static_cast<int32_t>(DaysFromCivil(y < 0 ? y + 1 : y, m, d));
               if (static_cast<int32_t>(CivilFromDays(days).day) != d) {
-                return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d);
+                return Status::Invalid("date field value out of range: {}-{:02d}-{:02d}", y, m, d)
+                    .WithSqlState(sqlstate::kDatetimeFieldOverflow);
               }
               o.data<int32_t>()[i] = days;
             }

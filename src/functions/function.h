@@ -126,6 +126,14 @@ class FunctionRegistry {
 
   bool HasScalar(const std::string& name) const;
   bool HasAggregate(const std::string& name) const;
+  // The function name closest to `name` by edit distance, when one is close
+  // enough to be a likely typo (for "did you mean"); "" otherwise.
+  std::string NearestName(const std::string& name) const;
+
+  // PostgreSQL's undefined_function error (42883) for a call written as
+  // `signature` ("foo(integer)"): its message and HINT, plus "Did you mean"
+  // when a function of a near name exists and none of this one does.
+  Status UndefinedFunction(const std::string& name, const std::string& signature) const;
 
   // Resolves a call of `name` (lower-case). Errors are PostgreSQL's:
   // "function foo(integer) does not exist", "operator does not exist:

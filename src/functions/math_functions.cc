@@ -37,7 +37,8 @@ ScalarKernel AbsKernel(const char* range_error) {
                        const TypeRef& out) {
     return Unary<T, T>(ctx, args, n, out, [&](T v, T* r) -> Status {
       if constexpr (std::is_integral_v<T> || std::is_same_v<T, int128_t>) {
-        if (v == std::numeric_limits<T>::min()) return Status::Invalid("{}", range_error);
+        if (v == std::numeric_limits<T>::min())
+          return Status::Invalid("{}", range_error).WithSqlState(sqlstate::kNumericValueOutOfRange);
       }
       *r = v < 0 ? static_cast<T>(-v) : v;
       return Status::OK();
@@ -50,7 +51,14 @@ ScalarKernel DoubleFn(double (*fn)(double), const char* domain_error = nullptr,
   return [fn, domain_error, bad](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
                                  const TypeRef& out) {
     return Unary<double, double>(ctx, args, n, out, [&](double v, double* r) -> Status {
-      if (bad != nullptr && bad(v)) return Status::Invalid("{}", domain_error);
+      if (bad != nullptr && bad(v)) {
+        // PostgreSQL's codes: 2201E for a logarithm's argument, 2201F otherwise
+        // (square root of a negative number).
+        const bool log = std::string_view(domain_error).find("logarithm") != std::string_view::npos;
+        return Status::Invalid("{}", domain_error)
+            .WithSqlState(log ? sqlstate::kInvalidArgumentForLogarithm
+                              : sqlstate::kInvalidArgumentForPowerFunction);
+      }
       *r = fn(v);
       return Status::OK();
     });
@@ -200,10 +208,14 @@ void RegisterMathFunctions(FunctionRegistry* r) {
                 const double a = args[0].values<double>()[args[0].index(i)];
                 const double b = args[1].values<double>()[args[1].index(i)];
                 if (o.IsValid(i) && a == 0 && b < 0) {
-                  return Status::Invalid("zero raised to a negative power is undefined");
+                  return Status::Invalid("zero raised to a negative power is undefined")
+                      .WithSqlState(sqlstate::kInvalidArgumentForPowerFunction);
                 }
                 if (o.IsValid(i) && a < 0 && std::floor(b) != b) {
-                  return Status::Invalid("a negative number raised to a non-integer power yields a complex result");
+                  return Status::Invalid(
+                             "a negative number raised to a non-integer power yields a complex "
+                             "result")
+                      .WithSqlState(sqlstate::kInvalidArgumentForPowerFunction);
                 }
                 dst[i] = std::pow(a, b);
               }

@@ -76,6 +76,70 @@ bool FunctionRegistry::HasAggregate(const std::string& name) const {
 
 namespace {
 
+// Levenshtein distance, for the "did you mean" hint.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool IsCallableName(const std::string& n) {
+  // Operators ("+", "not like") and internal names ("count_star") are not
+  // names a user calls.
+  if (n.empty() || n == "count_star") return false;
+  for (char c : n) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string FunctionRegistry::NearestName(const std::string& name) const {
+  // A typo is one or two edits away; for short names only one, so that
+  // "abc" does not suggest "abs" and "avg" alike.
+  const size_t limit = name.size() <= 4 ? 1 : 2;
+  std::string best;
+  size_t best_distance = limit + 1;
+  auto consider = [&](const std::string& candidate) {
+    if (!IsCallableName(candidate) || candidate == name) return;
+    const size_t d = EditDistance(name, candidate);
+    if (d < best_distance || (d == best_distance && candidate < best)) {
+      best_distance = d;
+      best = candidate;
+    }
+  };
+  for (const auto& f : scalars_) consider(f->name);
+  for (const auto& f : aggregates_) consider(f->name);
+  consider("count");
+  return best;
+}
+
+Status FunctionRegistry::UndefinedFunction(const std::string& name,
+                                           const std::string& signature) const {
+  std::string hint =
+      "No function matches the given name and argument types. You might need to add explicit "
+      "type casts.";
+  if (!HasScalar(name) && !HasAggregate(name)) {
+    const std::string near = NearestName(name);
+    if (!near.empty()) hint = "Perhaps you meant to call the function \"" + near + "\".";
+  }
+  return Status::KeyError("function {} does not exist", signature)
+      .WithSqlState(sqlstate::kUndefinedFunction)
+      .WithHint(std::move(hint));
+}
+
+namespace {
+
 constexpr int kNoMatch = std::numeric_limits<int>::max();
 
 // Cost of passing `arg` where `param` is expected: 0 exact (family), small
@@ -182,23 +246,23 @@ Result<BoundFunction> FunctionRegistry::ResolveScalar(const std::string& name,
     if (is_operator) {
       if (args.size() == 1) {
         return Status::TypeError("operator does not exist: {} {}", name,
-                                 PgTypeName(*raw_args[0].type));
+                                 PgTypeName(*raw_args[0].type))
+            .WithSqlState(sqlstate::kUndefinedFunction)
+            .WithHint(
+                "No operator matches the given name and argument types. You might need to add "
+                "explicit type casts.");
       }
       auto tn = [](const ArgInfo& a) {
         return a.unknown_literal ? std::string("unknown") : PgTypeName(*a.type);
       };
-      return Status::TypeError(
-          "operator does not exist: {} {} {} (no operator matches the given name and argument "
-          "types; you might need to add explicit type casts)",
-          tn(raw_args[0]), name, tn(raw_args[1]));
+      return Status::TypeError("operator does not exist: {} {} {}", tn(raw_args[0]), name,
+                               tn(raw_args[1]))
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithHint(
+              "No operator matches the given name and argument types. You might need to add "
+              "explicit type casts.");
     }
-    if (HasScalar(name)) {
-      return Status::TypeError(
-          "function {} does not exist (no function matches the given name and argument types; "
-          "you might need to add explicit type casts)",
-          CallSignature(name, raw_args));
-    }
-    return Status::KeyError("function {} does not exist", CallSignature(name, raw_args));
+    return UndefinedFunction(name, CallSignature(name, raw_args));
   }
   BoundFunction bound;
   bound.function = f;
@@ -222,10 +286,7 @@ Result<BoundAggregate> FunctionRegistry::ResolveAggregate(const std::string& nam
   QUIVER_ASSIGN_OR_RAISE(auto picked, PickCandidate(aggregates_, name, args));
   const AggregateFunction* f = picked.first;
   if (f == nullptr) {
-    return Status::TypeError(
-        "function {} does not exist (no function matches the given name and argument types; "
-        "you might need to add explicit type casts)",
-        CallSignature(name, args));
+    return UndefinedFunction(name, CallSignature(name, args));
   }
   BoundAggregate bound;
   bound.function = f;

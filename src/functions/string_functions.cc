@@ -381,7 +381,9 @@ void RegisterStringFunctions(FunctionRegistry* r) {
               StringAccess s(args[0]);
               return StringResult(ctx, args, n, out, [&](int64_t i, kernels::StringOutput* o, std::string*) {
                 const int64_t count = ReadInt(args[2], i);
-                if (count < 0) return Status::Invalid("negative substring length not allowed");
+                if (count < 0)
+                  return Status::Invalid("negative substring length not allowed")
+                      .WithSqlState(sqlstate::kSubstringError);
                 return o->Append(Substring(s(i), ReadInt(args[1], i), true, count));
               });
             }});
@@ -483,7 +485,8 @@ void RegisterStringFunctions(FunctionRegistry* r) {
               const int64_t k = ReadInt(args[1], i);
               const std::string_view v = s(i);
               if (k > 0 && static_cast<int64_t>(v.size()) * k > (int64_t{1} << 30)) {
-                return Status::OutOfMemory("requested length too large");
+                return Status::OutOfMemory("requested length too large")
+                    .WithSqlState(sqlstate::kProgramLimitExceeded);
               }
               buf->clear();
               for (int64_t j = 0; j < k; ++j) buf->append(v);
@@ -507,7 +510,9 @@ void RegisterStringFunctions(FunctionRegistry* r) {
             return StringResult(ctx, args, n, out, [&](int64_t i, kernels::StringOutput* o, std::string*) {
               const std::string_view v = s(i), delim = d(i);
               int64_t k = ReadInt(args[2], i);
-              if (k == 0) return Status::Invalid("field position must not be zero");
+              if (k == 0)
+                return Status::Invalid("field position must not be zero")
+                    .WithSqlState(sqlstate::kInvalidParameterValue);
               std::vector<std::string_view> parts;
               if (delim.empty()) {
                 parts.push_back(v);
@@ -542,7 +547,9 @@ void RegisterStringFunctions(FunctionRegistry* r) {
           [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n, const TypeRef& out) {
             return StringResult(ctx, args, n, out, [&](int64_t i, kernels::StringOutput* o, std::string* buf) {
               const int64_t c = ReadInt(args[0], i);
-              if (c <= 0 || c > 0x10FFFF) return Status::Invalid("requested character too large for encoding: {}", c);
+              if (c <= 0 || c > 0x10FFFF)
+                return Status::Invalid("requested character too large for encoding: {}", c)
+                    .WithSqlState(sqlstate::kProgramLimitExceeded);
               buf->clear();
               if (c < 0x80) {
                 *buf += static_cast<char>(c);

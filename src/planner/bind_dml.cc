@@ -72,15 +72,19 @@ Result<std::shared_ptr<MemoryTable>> Binder::BindTargetTable(const std::string& 
                                                              bool insert) {
   auto entry = state_->catalog != nullptr ? state_->catalog->Lookup(name) : nullptr;
   if (entry == nullptr) {
-    return Status::KeyError("relation \"{}\" does not exist", name).WithPosition(location);
+    return Status::KeyError("relation \"{}\" does not exist", name)
+        .WithSqlState(sqlstate::kUndefinedTable)
+        .WithPosition(location);
   }
   auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
   if (table != nullptr) return table;
   if (insert) {
     return Status::Invalid("cannot insert into \"{}\": it is {}", name,
-                           entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
+                           entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")")
+        .WithSqlState(sqlstate::kWrongObjectType);
   }
-  return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name);
+  return Status::Invalid("cannot modify \"{}\": it is not a table Quiver stores", name)
+      .WithSqlState(sqlstate::kWrongObjectType);
 }
 
 BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
@@ -113,9 +117,10 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
       if (!from.Equals(*to)) {
         if (explicit_casts ? !CanCast(from, *to) : !IsAssignable(from, *to)) {
           return Status::TypeError(
-              "column \"{}\" is of type {} but expression is of type {} (you will need to "
-              "rewrite or cast the expression)",
-              target->field(c)->name, PgTypeName(*to), PgTypeName(from));
+                     "column \"{}\" is of type {} but expression is of type {} (you will need to "
+                     "rewrite or cast the expression)",
+                     target->field(c)->name, PgTypeName(*to), PgTypeName(from))
+              .WithSqlState(sqlstate::kDatatypeMismatch);
         }
         e = MakeCast(std::move(e), to);
       }
@@ -141,10 +146,12 @@ Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
       const int idx = FindColumn(*target, s.columns[i]);
       if (idx < 0) {
         return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", s.columns[i],
-                                s.table);
+                                s.table)
+            .WithSqlState(sqlstate::kUndefinedColumn);
       }
       if (mapping[static_cast<size_t>(idx)] >= 0) {
-        return Status::Invalid("column \"{}\" specified more than once", s.columns[i]);
+        return Status::Invalid("column \"{}\" specified more than once", s.columns[i])
+            .WithSqlState(sqlstate::kDuplicateColumn);
       }
       mapping[static_cast<size_t>(idx)] = static_cast<int>(i);
     }
@@ -166,11 +173,13 @@ Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
   }
   QUIVER_ASSIGN_OR_RAISE(BoundQuery q, source_binder.BindQuery(*s.source));
   if (q.types.size() > given) {
-    return Status::Invalid("INSERT has more expressions than target columns");
+    return Status::Invalid("INSERT has more expressions than target columns")
+        .WithSqlState(sqlstate::kSyntaxError);
   }
   if (q.types.size() < given) {
     if (!s.columns.empty()) {
-      return Status::Invalid("INSERT has more target columns than expressions");
+      return Status::Invalid("INSERT has more target columns than expressions")
+          .WithSqlState(sqlstate::kSyntaxError);
     }
     // INSERT INTO t SELECT fewer columns: the remaining ones are NULL.
     for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
@@ -183,7 +192,8 @@ Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
   Binder source_binder(state_);
   QUIVER_ASSIGN_OR_RAISE(BoundQuery q, source_binder.BindQuery(*s.as_select));
   if (s.as_columns.size() > q.names.size()) {
-    return Status::Invalid("too many column names were specified");
+    return Status::Invalid("too many column names were specified")
+        .WithSqlState(sqlstate::kSyntaxError);
   }
   std::vector<FieldRef> fields;
   std::vector<int> mapping;
@@ -255,7 +265,8 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
   for (const auto& [name, expr] : s.assignments) {
     const int idx = FindColumn(*schema, name);
     if (idx < 0) {
-      return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", name, s.table);
+      return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", name, s.table)
+          .WithSqlState(sqlstate::kUndefinedColumn);
     }
     // A column assigned twice takes the rightmost value, as SQLite does (the
     // sqllogictest corpus expects it; PostgreSQL rejects the statement).

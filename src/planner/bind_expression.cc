@@ -20,6 +20,7 @@ Status Binder::AddScopeTable(ScopeTable t, int location) {
     for (const auto& existing : scope_) {
       if (existing.alias == t.alias) {
         return Status::Invalid("table name \"{}\" specified more than once", t.alias)
+            .WithSqlState(sqlstate::kDuplicateAlias)
             .WithPosition(location);
       }
     }
@@ -66,11 +67,13 @@ Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& n
       const int i = FindName(t.names, column);
       if (i == -2) {
         return Status::Invalid("column reference \"{}\" is ambiguous", column)
+            .WithSqlState(sqlstate::kAmbiguousColumn)
             .WithPosition(location);
       }
       if (i < 0 || t.hidden[static_cast<size_t>(i)]) continue;
       if (hit_table != nullptr) {
         return Status::Invalid("column reference \"{}\" is ambiguous", column)
+            .WithSqlState(sqlstate::kAmbiguousColumn)
             .WithPosition(location);
       }
       hit_table = &t;
@@ -85,6 +88,7 @@ Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& n
   }
   if (names.size() > 3) {
     return Status::Invalid("improper qualified name (too many dotted names): {}", names[0])
+        .WithSqlState(sqlstate::kSyntaxError)
         .WithPosition(location);
   }
   // table.column (or schema.table.column: the schema is ignored).
@@ -107,9 +111,13 @@ Result<Binder::Resolved> Binder::ResolveColumn(const std::vector<std::string>& n
   if (match == nullptr) return r;
   const int i = FindName(match->names, column);
   if (i == -2)
-    return Status::Invalid("column reference \"{}\" is ambiguous", column).WithPosition(location);
+    return Status::Invalid("column reference \"{}\" is ambiguous", column)
+        .WithSqlState(sqlstate::kAmbiguousColumn)
+        .WithPosition(location);
   if (i < 0) {
-    return Status::KeyError("column {}.{} does not exist", table, column).WithPosition(location);
+    return Status::KeyError("column {}.{} does not exist", table, column)
+        .WithSqlState(sqlstate::kUndefinedColumn)
+        .WithPosition(location);
   }
   r.expr = MakeColumnRef(match->bindings[static_cast<size_t>(i)],
                          match->types[static_cast<size_t>(i)], column);
@@ -149,6 +157,7 @@ Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int locat
   const DataType& from = *e->return_type;
   if (explicit_cast ? !CanCast(from, *to) : !CanCastImplicitly(from, *to)) {
     return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
+        .WithSqlState(sqlstate::kCannotCoerce)
         .WithPosition(location);
   }
   if (e->type == ExprType::kConstant) {
@@ -199,6 +208,7 @@ Result<ExprPtr> ExpressionBinder::BindPredicate(const ParsedExpr& e, const char*
   if (b->return_type->id != TypeId::kBool) {
     return Status::TypeError("argument of {} must be type boolean, not type {}", clause_name,
                              PgTypeName(*b->return_type))
+        .WithSqlState(sqlstate::kDatatypeMismatch)
         .WithPosition(e.location);
   }
   return b;
@@ -209,13 +219,17 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
     case ExprKind::kColumnRef:
       return BindColumnRef(e);
     case ExprKind::kStar:
-      return Status::Invalid("\"*\" is not allowed here").WithPosition(e.location);
+      return Status::Invalid("\"*\" is not allowed here")
+          .WithSqlState(sqlstate::kSyntaxError)
+          .WithPosition(e.location);
     case ExprKind::kConstant:
       return BindConstant(e);
     case ExprKind::kParameter: {
       const auto& params = binder_->state()->parameters;
       if (e.param_index < 1 || static_cast<size_t>(e.param_index) > params.size()) {
-        return Status::Invalid("there is no parameter ${}", e.param_index).WithPosition(e.location);
+        return Status::Invalid("there is no parameter ${}", e.param_index)
+            .WithSqlState(sqlstate::kUndefinedParameter)
+            .WithPosition(e.location);
       }
       return MakeConstant(params[static_cast<size_t>(e.param_index - 1)]);
     }
@@ -332,12 +346,16 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
     }
     if (!table_known) {
       return Status::KeyError("missing FROM-clause entry for table \"{}\"", table)
+          .WithSqlState(sqlstate::kUndefinedTable)
           .WithPosition(e.location);
     }
     return Status::KeyError("column {}.{} does not exist", table, e.names.back())
+        .WithSqlState(sqlstate::kUndefinedColumn)
         .WithPosition(e.location);
   }
-  return Status::KeyError("column \"{}\" does not exist", e.names.back()).WithPosition(e.location);
+  return Status::KeyError("column \"{}\" does not exist", e.names.back())
+      .WithSqlState(sqlstate::kUndefinedColumn)
+      .WithPosition(e.location);
 }
 
 Result<ExprPtr> ExpressionBinder::BindConstant(const ParsedExpr& e) {
@@ -372,7 +390,9 @@ Result<ExprPtr> ExpressionBinder::BindConstant(const ParsedExpr& e) {
         }
         return MakeConstant(Value::Double(d));
       }
-      return Status::Invalid("invalid numeric literal {}", e.text).WithPosition(e.location);
+      return Status::Invalid("invalid numeric literal {}", e.text)
+          .WithSqlState(sqlstate::kInvalidTextRepresentation)
+          .WithPosition(e.location);
     }
     case LiteralKind::kString: {
       auto c = MakeConstant(Value::Text(e.text));
@@ -420,6 +440,7 @@ Result<ExprPtr> ExpressionBinder::BindBoolean(const ParsedExpr& e) {
     if (b->return_type->id != TypeId::kBool) {
       return Status::TypeError("argument of {} must be type boolean, not type {}", name,
                                PgTypeName(*b->return_type))
+          .WithSqlState(sqlstate::kDatatypeMismatch)
           .WithPosition(c->location);
     }
     args.push_back(std::move(b));
@@ -437,6 +458,7 @@ Result<ExprPtr> ExpressionBinder::BindBoolTest(const ParsedExpr& e) {
   if (x->return_type->id != TypeId::kBool) {
     return Status::TypeError("argument of IS {} must be type boolean, not type {}", e.name,
                              PgTypeName(*x->return_type))
+        .WithSqlState(sqlstate::kDatatypeMismatch)
         .WithPosition(e.location);
   }
   auto coalesce = [](ExprPtr v, bool dflt) {
@@ -680,6 +702,7 @@ Result<ExprPtr> ExpressionBinder::BindLike(const ParsedExpr& e) {
     const std::string& ec = esc->As<ConstantExpression>().value.str();
     if (ec.size() > 1) {
       return Status::Invalid("invalid escape string (escape string must be empty or one character)")
+          .WithSqlState(sqlstate::kInvalidEscapeSequence)
           .WithPosition(e.location);
     }
     std::string p = pattern->As<ConstantExpression>().value.str(), out;
@@ -784,15 +807,18 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   if (is_aggregate) return BindAggregate(e);
   if (e.distinct || e.star) {
     return Status::Invalid("DISTINCT specified, but {} is not an aggregate function", name)
+        .WithSqlState(sqlstate::kWrongObjectType)
         .WithPosition(e.location);
   }
   if (e.filter) {
     return Status::Invalid("FILTER specified, but {} is not an aggregate function", name)
+        .WithSqlState(sqlstate::kWrongObjectType)
         .WithPosition(e.location);
   }
   for (const auto& n : e.arg_names) {
     if (!n.empty()) {
       return Status::Invalid("function {} does not take named arguments", name)
+          .WithSqlState(sqlstate::kUndefinedFunction)
           .WithPosition(e.location);
     }
   }
@@ -805,12 +831,12 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
     if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
         name == "generate_series") {
       return Status::Invalid("table function {} can only appear in FROM", name)
+          .WithSqlState(sqlstate::kWrongObjectType)
           .WithPosition(e.location);
     }
     std::vector<ArgInfo> infos;
     for (const auto& a : args) infos.push_back({a->return_type, a->unknown_literal});
-    return Status::KeyError("function {} does not exist", CallSignature(name, infos))
-        .WithPosition(e.location);
+    return reg.UndefinedFunction(name, CallSignature(name, infos)).WithPosition(e.location);
   }
   // date_part/extract/date_trunc take the field as text.
   if ((name == "extract" || name == "date_part" || name == "date_trunc") && !args.empty()) {
@@ -861,10 +887,13 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
                         : clause_ == Clause::kUpdate  ? "UPDATE"
                                                       : "this context";
     return Status::Invalid("aggregate functions are not allowed in {}", where)
+        .WithSqlState(sqlstate::kGroupingError)
         .WithPosition(e.location);
   }
   if (inside_aggregate_) {
-    return Status::Invalid("aggregate function calls cannot be nested").WithPosition(e.location);
+    return Status::Invalid("aggregate function calls cannot be nested")
+        .WithSqlState(sqlstate::kGroupingError)
+        .WithPosition(e.location);
   }
   inside_aggregate_ = true;
   std::vector<ExprPtr> args;
@@ -890,7 +919,9 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   QUIVER_RETURN_NOT_OK(st);
   if (e.star) {
     if (name != "count")
-      return Status::Invalid("{}(*) is not allowed", name).WithPosition(e.location);
+      return Status::Invalid("{}(*) is not allowed", name)
+          .WithSqlState(sqlstate::kWrongObjectType)
+          .WithPosition(e.location);
     name = "count_star";
   }
   if (name == "count" && args.empty()) name = "count_star";
@@ -941,6 +972,7 @@ Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprP
                "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate "
                "function",
                e.alias)
+        .WithSqlState(sqlstate::kGroupingError)
         .WithPosition(location);
   }
   if (e.type == ExprType::kSubquery) return Status::OK();  // handled by the subquery planner
@@ -965,6 +997,7 @@ Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
       return Status::Invalid("{}", sub->kind == sql::SubqueryKind::kScalar
                                        ? "subquery must return only one column"
                                        : "subquery has too many columns")
+          .WithSqlState(sqlstate::kSyntaxError)
           .WithPosition(e.location);
     }
     sub->type = q->types[0];
@@ -982,6 +1015,7 @@ Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
     QUIVER_ASSIGN_OR_RAISE(ExprPtr cmp, BindOperatorCall(sub->op, std::move(args), e.location));
     if (cmp->return_type->id != TypeId::kBool) {
       return Status::TypeError("operator {} must return type boolean", sub->op)
+          .WithSqlState(sqlstate::kDatatypeMismatch)
           .WithPosition(e.location);
     }
     type = boolean();

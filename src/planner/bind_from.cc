@@ -59,6 +59,7 @@ Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const s
   if (alias.columns.size() > static_cast<size_t>(schema->num_fields())) {
     return Status::Invalid("table \"{}\" has {} columns available but {} columns specified",
                            scope.alias, schema->num_fields(), alias.columns.size())
+        .WithSqlState(sqlstate::kInvalidColumnReference)
         .WithPosition(location);
   }
   for (int i = 0; i < schema->num_fields(); ++i) {
@@ -169,7 +170,9 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
     if (!table.ok()) return table.status().WithPosition(ref.location);
     return MakeGet(*table, ref.alias, FileStem(ref.name), ref.location);
   }
-  return Status::KeyError("relation \"{}\" does not exist", ref.name).WithPosition(ref.location);
+  return Status::KeyError("relation \"{}\" does not exist", ref.name)
+      .WithSqlState(sqlstate::kUndefinedTable)
+      .WithPosition(ref.location);
 }
 
 Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
@@ -201,6 +204,7 @@ Result<LogicalOpPtr> Binder::BindSubqueryRef(const sql::SelectNode& select, cons
   if (alias.columns.size() > names.size()) {
     return Status::Invalid("table \"{}\" has {} columns available but {} columns specified",
                            scope.alias, names.size(), alias.columns.size())
+        .WithSqlState(sqlstate::kInvalidColumnReference)
         .WithPosition(location);
   }
   for (size_t i = 0; i < names.size(); ++i) {
@@ -228,6 +232,7 @@ Result<FunctionArgs> EvaluateArgs(Binder* binder, const sql::ParsedExpr& call) {
     e = ExpressionBinder::ResolveUnknown(std::move(e));
     if (e->type != ExprType::kConstant) {
       return Status::Invalid("arguments of {} must be constants", call.name)
+          .WithSqlState(sqlstate::kFeatureNotSupported)
           .WithPosition(call.children[i]->location);
     }
     const std::string& name = i < call.arg_names.size() ? call.arg_names[i] : std::string();
@@ -259,6 +264,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   if (name == "generate_series") {
     if (args.positional.size() < 2 || args.positional.size() > 3) {
       return Status::Invalid("generate_series takes (start, stop[, step])")
+          .WithSqlState(sqlstate::kUndefinedFunction)
           .WithPosition(ref.location);
     }
     std::vector<int64_t> v;
@@ -269,7 +275,10 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
       v.push_back(a.integer());
     }
     const int64_t step = v.size() == 3 ? v[2] : 1;
-    if (step == 0) return Status::Invalid("step size cannot equal zero").WithPosition(ref.location);
+    if (step == 0)
+      return Status::Invalid("step size cannot equal zero")
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(ref.location);
     const bool big = args.positional[0].type()->id == TypeId::kInt64 ||
                      args.positional[1].type()->id == TypeId::kInt64;
     auto table = std::make_shared<MemoryTable>(
@@ -315,7 +324,9 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     if (formats::IsTsvPath(path)) options.csv.parse.delimiter = '\t';
     for (const auto& [opt, v] : args.named) {
       if (name != "read_csv") {
-        return Status::Invalid("{} has no option \"{}\"", name, opt).WithPosition(ref.location);
+        return Status::Invalid("{} has no option \"{}\"", name, opt)
+            .WithSqlState(sqlstate::kInvalidParameterValue)
+            .WithPosition(ref.location);
       }
       if (opt == "header") {
         options.csv.read.header =
@@ -356,6 +367,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
                    "skip, "
                    "columns, names)",
                    opt)
+            .WithSqlState(sqlstate::kInvalidParameterValue)
             .WithPosition(ref.location);
       }
     }
@@ -363,7 +375,9 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     if (!table.ok()) return table.status().WithPosition(ref.location);
     return MakeGet(*table, ref.alias, FileStem(path), ref.location);
   }
-  return Status::KeyError("table function {} does not exist", name).WithPosition(ref.location);
+  return Status::KeyError("table function {} does not exist", name)
+      .WithSqlState(sqlstate::kUndefinedFunction)
+      .WithPosition(ref.location);
 }
 
 Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
@@ -429,11 +443,13 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
           return Status::KeyError(
                      "column \"{}\" specified in USING clause does not exist in {} table", col,
                      from == 0 ? "left" : "right")
+              .WithSqlState(sqlstate::kUndefinedColumn)
               .WithPosition(ref.location);
         }
         if (hits > 1) {
           return Status::Invalid("common column name \"{}\" appears more than once in {} table",
                                  col, from == 0 ? "left" : "right")
+              .WithSqlState(sqlstate::kAmbiguousColumn)
               .WithPosition(ref.location);
         }
         return Status::OK();

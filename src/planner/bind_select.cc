@@ -56,7 +56,13 @@ Result<int64_t> Binder::BindLimitValue(const ParsedExpr& e, const char* what) {
   auto v = CastValue(value, int64());
   if (!v.ok()) return v.status().WithPosition(e.location);
   if (v->integer() < 0) {
-    return Status::Invalid("{} must not be negative", what).WithPosition(e.location);
+    // PostgreSQL's codes: invalid_row_count_in_limit_clause (2201W) and
+    // invalid_row_count_in_result_offset_clause (2201X).
+    return Status::Invalid("{} must not be negative", what)
+        .WithSqlState(std::string_view(what) == "LIMIT"
+                          ? sqlstate::kInvalidRowCountInLimitClause
+                          : sqlstate::kInvalidRowCountInResultOffsetClause)
+        .WithPosition(e.location);
   }
   return v->integer();
 }
@@ -167,10 +173,12 @@ Status Binder::ExpandSelectList(const SelectNode& node, SelectBinding* sb) {
       }
       if (!qualifier_found) {
         return Status::KeyError("missing FROM-clause entry for table \"{}\"", qualifier)
+            .WithSqlState(sqlstate::kUndefinedTable)
             .WithPosition(t.location);
       }
       if (!any && qualifier.empty() && node.from.empty()) {
         return Status::Invalid("SELECT * with no tables specified is not valid")
+            .WithSqlState(sqlstate::kSyntaxError)
             .WithPosition(t.location);
       }
       continue;
@@ -227,6 +235,7 @@ Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
     if (IsPositional(*g, &pos)) {
       if (pos < 1 || pos > static_cast<int64_t>(sb->targets.size())) {
         return Status::Invalid("GROUP BY position {} is not in select list", pos)
+            .WithSqlState(sqlstate::kInvalidColumnReference)
             .WithPosition(g->location);
       }
       const SelectBinding::Target& t = sb->targets[static_cast<size_t>(pos - 1)];
@@ -331,6 +340,7 @@ Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
     if (IsPositional(*o.expr, &pos)) {
       if (pos < 1 || pos > static_cast<int64_t>(visible)) {
         return Status::Invalid("ORDER BY position {} is not in select list", pos)
+            .WithSqlState(sqlstate::kInvalidColumnReference)
             .WithPosition(o.expr->location);
       }
       column = static_cast<int>(pos - 1);
@@ -354,6 +364,7 @@ Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
         }
         if (!same) {
           return Status::Invalid("ORDER BY \"{}\" is ambiguous", o.expr->names[0])
+              .WithSqlState(sqlstate::kAmbiguousColumn)
               .WithPosition(o.expr->location);
         }
       }
@@ -375,6 +386,7 @@ Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
         if (node.distinct) {
           return Status::Invalid(
                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+              .WithSqlState(sqlstate::kInvalidColumnReference)
               .WithPosition(o.expr->location);
         }
         column = static_cast<int>(select_exprs.size());
@@ -523,6 +535,7 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
   for (const auto& row : node.values) {
     if (row.size() != width) {
       return Status::Invalid("VALUES lists must all be the same length")
+          .WithSqlState(sqlstate::kSyntaxError)
           .WithPosition(row.empty() ? node.location : row[0]->location);
     }
     std::vector<ExprPtr> bound;
@@ -551,6 +564,7 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
         if (!assignable) {
           return Status::TypeError("column {} is of type {} but expression is of type {}", c + 1,
                                    PgTypeName(*target), PgTypeName(from))
+              .WithSqlState(sqlstate::kDatatypeMismatch)
               .WithPosition(node.values[r][c]->location);
         }
         QUIVER_ASSIGN_OR_RAISE(
@@ -617,6 +631,7 @@ Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
                                                                  : "EXCEPT";
   if (left.types.size() != right.types.size()) {
     return Status::Invalid("each {} query must have the same number of columns", what)
+        .WithSqlState(sqlstate::kSyntaxError)
         .WithPosition(node.right->location);
   }
   std::vector<TypeRef> types;
@@ -672,6 +687,7 @@ Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
       if (IsPositional(*item.expr, &pos)) {
         if (pos < 1 || pos > static_cast<int64_t>(q->names.size())) {
           return Status::Invalid("ORDER BY position {} is not in select list", pos)
+              .WithSqlState(sqlstate::kInvalidColumnReference)
               .WithPosition(item.expr->location);
         }
         column = static_cast<int>(pos - 1);

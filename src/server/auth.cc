@@ -154,12 +154,14 @@ Result<Authenticator::Identity> Authenticator::Authenticate(std::string_view aut
     std::lock_guard<std::mutex> lock(mu_);
     auto it = tokens_.find(token);
     if (it == tokens_.end()) {
-      return Status::Invalid("invalid or expired bearer token; authenticate again");
+      return Status::Invalid("invalid or expired bearer token; authenticate again")
+          .WithSqlState(sqlstate::kInvalidAuthorizationSpecification);
     }
     const auto age = Clock::now() - it->second.issued;
     if (age >= ttl_) {
       tokens_.erase(it);
-      return Status::Invalid("bearer token expired; authenticate again");
+      return Status::Invalid("bearer token expired; authenticate again")
+          .WithSqlState(sqlstate::kInvalidAuthorizationSpecification);
     }
     id.user = it->second.user;
     id.session = it->second.session;
@@ -170,7 +172,9 @@ Result<Authenticator::Identity> Authenticator::Authenticate(std::string_view aut
   if (starts_with("basic ")) {
     auto decoded = Base64Decode(authorization.substr(6));
     const size_t colon = decoded ? decoded->find(':') : std::string::npos;
-    if (colon == std::string::npos) return Status::Invalid("malformed basic authorization header");
+    if (colon == std::string::npos)
+      return Status::Invalid("malformed basic authorization header")
+          .WithSqlState(sqlstate::kInvalidAuthorizationSpecification);
     const std::string user = decoded->substr(0, colon);
     const std::string password = decoded->substr(colon + 1);
     if (enabled()) {
@@ -179,7 +183,9 @@ Result<Authenticator::Identity> Authenticator::Authenticate(std::string_view aut
       // does not tell which names exist.
       static const std::string kDummy = HashPassword("quiver-dummy-password").ValueOrDie();
       const bool ok = VerifyPassword(it == users_.end() ? kDummy : it->second, password);
-      if (it == users_.end() || !ok) return Status::Invalid("invalid user name or password");
+      if (it == users_.end() || !ok)
+        return Status::Invalid("invalid user name or password")
+            .WithSqlState(sqlstate::kInvalidPassword);
     }
     id.user = enabled() ? user : (user.empty() ? "anonymous" : user);
     id.session = RandomHex(16);
@@ -189,11 +195,14 @@ Result<Authenticator::Identity> Authenticator::Authenticate(std::string_view aut
     return id;
   }
   if (authorization.empty()) {
-    if (enabled()) return Status::Invalid("authentication required (basic or bearer)");
+    if (enabled())
+      return Status::Invalid("authentication required (basic or bearer)")
+          .WithSqlState(sqlstate::kInvalidAuthorizationSpecification);
     id.user = "anonymous";
     return id;
   }
-  return Status::Invalid("unsupported authorization scheme (use Basic or Bearer)");
+  return Status::Invalid("unsupported authorization scheme (use Basic or Bearer)")
+      .WithSqlState(sqlstate::kInvalidAuthorizationSpecification);
 }
 
 void Authenticator::RevokeSession(const std::string& session) {

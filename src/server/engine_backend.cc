@@ -124,7 +124,8 @@ class EngineBackend final : public SqlBackend {
   Result<int64_t> Ingest(const IngestRequest& request, const SchemaRef& schema,
                          const std::vector<RecordBatchRef>& batches) override {
     if (request.read_only) {
-      return Status::Invalid("cannot ingest into \"{}\": the server is read-only", request.table);
+      return Status::Invalid("cannot ingest into \"{}\": the server is read-only", request.table)
+          .WithSqlState(sqlstate::kReadOnlySqlTransaction);
     }
     if (request.table.empty()) return Status::Invalid("ingest: no target table given");
     std::lock_guard<std::mutex> lock(ingest_mu_);
@@ -134,19 +135,22 @@ class EngineBackend final : public SqlBackend {
     std::shared_ptr<MemoryTable> existing;
     if (entry != nullptr) {
       if (request.if_exists == IngestRequest::IfExists::kFail) {
-        return Status::Invalid("relation \"{}\" already exists", request.table);
+        return Status::Invalid("relation \"{}\" already exists", request.table)
+            .WithSqlState(sqlstate::kDuplicateTable);
       }
       if (request.if_exists == IngestRequest::IfExists::kAppend) {
         existing = std::dynamic_pointer_cast<MemoryTable>(entry->table);
         if (existing == nullptr) {
           return Status::Invalid(
-              "cannot append to \"{}\": it is {}", request.table,
-              entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")");
+                     "cannot append to \"{}\": it is {}", request.table,
+                     entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")")
+              .WithSqlState(sqlstate::kWrongObjectType);
         }
         target = existing->schema();
       }
     } else if (!request.create_if_missing) {
-      return Status::KeyError("relation \"{}\" does not exist", request.table);
+      return Status::KeyError("relation \"{}\" does not exist", request.table)
+          .WithSqlState(sqlstate::kUndefinedTable);
     }
     if (target == nullptr) {
       std::vector<FieldRef> fields;
@@ -168,7 +172,8 @@ class EngineBackend final : public SqlBackend {
       }
       if (t < 0) {
         return Status::KeyError("column \"{}\" of relation \"{}\" does not exist",
-                                schema->field(s)->name, request.table);
+                                schema->field(s)->name, request.table)
+            .WithSqlState(sqlstate::kUndefinedColumn);
       }
       source_of[static_cast<size_t>(t)] = s;
     }
@@ -201,8 +206,9 @@ class EngineBackend final : public SqlBackend {
         }
         if (!target->field(t)->nullable && column->GetNullCount() > 0) {
           return Status::Invalid(
-              "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-              target->field(t)->name, request.table);
+                     "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                     target->field(t)->name, request.table)
+              .WithSqlState(sqlstate::kNotNullViolation);
         }
         columns.push_back(std::move(column));
       }

@@ -48,7 +48,10 @@ class FlightService final : public Base {
       }
       auto id = s_->auth->Authenticate("Basic " +
                                        Base64Encode(basic.username() + ":" + basic.password()));
-      if (!id.ok()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, id.status().message());
+      if (!id.ok()) {
+        return ToGrpcStatus(
+            ctx, id.status().WithDefaultSqlState(sqlstate::kInvalidAuthorizationSpecification));
+      }
       token = id->token;
       caller.user = id->user;
       ctx->AddInitialMetadata("authorization", "Bearer " + token);
@@ -162,13 +165,12 @@ class FlightService final : public Base {
       grpc::CallbackServerContext* ctx) override {
     class Refuse final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
      public:
-      Refuse() {
-        Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                            "unsupported: DoExchange (use DoGet and DoPut)"));
+      explicit Refuse(grpc::CallbackServerContext* ctx) {
+        Finish(ToGrpcStatus(ctx, Status::Unsupported("DoExchange (use DoGet and DoPut)")));
       }
       void OnDone() override { delete this; }
     };
-    return new Refuse();
+    return new Refuse(ctx);
   }
 
  private:

@@ -331,7 +331,9 @@ Result<pb::FlightInfo> Handler::StatementInfo(const Caller& caller, const std::s
 Result<pb::FlightInfo> Handler::PreparedInfo(const Caller& caller, const std::string& handle,
                                              const pb::FlightDescriptor& d) {
   std::shared_ptr<Prepared> p = registry_.FindPrepared(handle, caller.user);
-  if (p == nullptr) return Status::Invalid("unknown or closed prepared statement handle");
+  if (p == nullptr)
+    return Status::Invalid("unknown or closed prepared statement handle")
+        .WithSqlState(sqlstate::kInvalidSqlStatementName);
   ParameterRows rows = registry_.GetParameters(*p);
   const int expected = p->query->num_parameters();
   if (expected > 0 && rows.empty()) {
@@ -527,7 +529,9 @@ Result<pb::SchemaResult> Handler::GetSchema(const Caller& caller, const pb::Flig
       sqlpb::CommandPreparedStatementQuery q;
       QUIVER_RETURN_NOT_OK(cmd.Unpack(&q));
       auto p = registry_.FindPrepared(q.prepared_statement_handle(), caller.user);
-      if (p == nullptr) return Status::Invalid("unknown or closed prepared statement handle");
+      if (p == nullptr)
+        return Status::Invalid("unknown or closed prepared statement handle")
+            .WithSqlState(sqlstate::kInvalidSqlStatementName);
       out.set_schema(ipc::SerializeSchema(*p->query->result_schema()));
       return out;
     }

@@ -2,7 +2,11 @@
 #include "server/rpc_util.h"
 
 #include <cstring>
+#include <string_view>
 #include <utility>
+
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 
 namespace quiver::server {
 namespace {
@@ -64,11 +68,15 @@ grpc::Status AuthenticateCall(ServiceContext* s, grpc::ServerContextBase* ctx, C
     // PostgreSQL's words (SQLSTATE 53300) for the same refusal.
     s->log->Info("refused connection from " + PeerOf(ctx) + ": more than " +
                   std::to_string(s->connections->max_connections()) + " (--max-connections)");
-    ctx->AddTrailingMetadata("x-quiver-sqlstate", "53300");
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "sorry, too many clients already");
+    return ToGrpcStatus(ctx, Status::Invalid("sorry, too many clients already")
+                                 .WithSqlState(sqlstate::kTooManyConnections));
   }
   auto id = s->auth->Authenticate(HeaderValue(ctx, "authorization"));
-  if (!id.ok()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, id.status().message());
+  if (!id.ok()) {
+    // Every authentication failure is UNAUTHENTICATED (class 28).
+    return ToGrpcStatus(
+        ctx, id.status().WithDefaultSqlState(sqlstate::kInvalidAuthorizationSpecification));
+  }
   caller->user = id->user;
   caller->peer = PeerOf(ctx);
   caller->session = id->session.empty() ? "peer:" + caller->peer : "session:" + id->session;
@@ -76,39 +84,59 @@ grpc::Status AuthenticateCall(ServiceContext* s, grpc::ServerContextBase* ctx, C
   return grpc::Status::OK;
 }
 
+namespace {
+
+// The gRPC code for an error, chosen by its SQLSTATE the way Arrow Flight
+// maps its own status codes: features Quiver lacks are UNIMPLEMENTED,
+// resource limits RESOURCE_EXHAUSTED, a cancel CANCELLED and the statement
+// timeout DEADLINE_EXCEEDED, authentication UNAUTHENTICATED, privileges and
+// read-only refusals PERMISSION_DENIED, internal errors INTERNAL, and every
+// other SQL or data error (classes 22, 23, 42, ...) INVALID_ARGUMENT.
+grpc::StatusCode GrpcCodeFor(const Status& st, std::string_view sqlstate) {
+  const std::string_view cls = sqlstate.substr(0, 2);
+  if (sqlstate == sqlstate::kFeatureNotSupported) return grpc::StatusCode::UNIMPLEMENTED;
+  if (cls == "53" || sqlstate == sqlstate::kProgramLimitExceeded)
+    return grpc::StatusCode::RESOURCE_EXHAUSTED;
+  if (sqlstate == sqlstate::kQueryCanceled) {
+    return st.message().find("statement timeout") != std::string::npos
+               ? grpc::StatusCode::DEADLINE_EXCEEDED
+               : grpc::StatusCode::CANCELLED;
+  }
+  if (cls == "28") return grpc::StatusCode::UNAUTHENTICATED;
+  if (sqlstate == sqlstate::kInsufficientPrivilege || sqlstate == sqlstate::kReadOnlySqlTransaction)
+    return grpc::StatusCode::PERMISSION_DENIED;
+  if (st.code() == StatusCode::kUnknown) return grpc::StatusCode::INTERNAL;
+  return grpc::StatusCode::INVALID_ARGUMENT;
+}
+
+}  // namespace
+
+std::string EncodeErrorDetails(grpc::StatusCode code, const Status& st) {
+  google::rpc::ErrorInfo info;
+  const std::string sqlstate(st.SqlState());
+  info.set_reason(sqlstate);
+  info.set_domain("quiver");
+  auto& md = *info.mutable_metadata();
+  md["sqlstate"] = sqlstate;
+  if (st.position() >= 0) md["position"] = std::to_string(st.position() + 1);
+  if (!st.detail().empty()) md["detail"] = st.detail();
+  if (!st.hint().empty()) md["hint"] = st.hint();
+  google::rpc::Status status;
+  status.set_code(static_cast<int32_t>(code));
+  status.set_message(st.message());
+  status.add_details()->PackFrom(info);
+  return status.SerializeAsString();
+}
+
 grpc::Status ToGrpcStatus(grpc::ServerContextBase* ctx, const Status& st) {
   if (st.ok()) return grpc::Status::OK;
-  grpc::StatusCode code;
-  switch (st.code()) {
-    case StatusCode::kNotImplemented:
-      code = grpc::StatusCode::UNIMPLEMENTED;
-      break;
-    case StatusCode::kOutOfMemory:
-      code = grpc::StatusCode::RESOURCE_EXHAUSTED;
-      break;
-    case StatusCode::kCancelled:
-      code = st.message().find("statement timeout") != std::string::npos
-                 ? grpc::StatusCode::DEADLINE_EXCEEDED
-                 : grpc::StatusCode::CANCELLED;
-      break;
-    case StatusCode::kUnknown:
-      code = grpc::StatusCode::INTERNAL;
-      break;
-    default:  // SQL and input errors
-      code = grpc::StatusCode::INVALID_ARGUMENT;
-      break;
-  }
-  // The statement's limits: files outside the data directories
-  // (FileAccessPolicy) and writes on a read-only server.
-  const std::string& m = st.message();
-  auto ends_with = [&m](std::string_view tail) {
-    return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  if (m.rfind("permission denied for file", 0) == 0 || ends_with("in a read-only transaction") ||
-      ends_with("the server is read-only")) {
-    code = grpc::StatusCode::PERMISSION_DENIED;
-  }
-  return grpc::Status(code, st.message());
+  const std::string_view sqlstate = st.SqlState();
+  const grpc::StatusCode code = GrpcCodeFor(st, sqlstate);
+  // Every error names its SQLSTATE twice: in a plain trailer that any gRPC
+  // client can read, and as google.rpc.Status details (grpc-status-details-
+  // bin, with the DETAIL and HINT) for clients that decode those.
+  ctx->AddTrailingMetadata("x-quiver-sqlstate", std::string(sqlstate));
+  return grpc::Status(code, st.message(), EncodeErrorDetails(code, st));
 }
 
 grpc::ByteBuffer ToByteBuffer(std::vector<WirePiece>&& pieces) {

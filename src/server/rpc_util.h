@@ -78,9 +78,15 @@ struct ServiceContext {
 // are UNAUTHENTICATED (or RESOURCE_EXHAUSTED over the connection limit).
 grpc::Status AuthenticateCall(ServiceContext* s, grpc::ServerContextBase* ctx, Caller* caller);
 
-// A Status as a gRPC status (codes: handler.h). The SQLSTATE, when the
-// engine gave one, goes into the trailing metadata as x-quiver-sqlstate.
+// A Status as a gRPC status (codes: GrpcCodeFor in rpc_util.cc, by SQLSTATE).
+// The SQLSTATE (Status::SqlState) goes into the trailing metadata as
+// x-quiver-sqlstate, and with the position, DETAIL and HINT into the
+// status details (grpc-status-details-bin): a google.rpc.Status holding one
+// google.rpc.ErrorInfo {reason: SQLSTATE, domain: "quiver", metadata}.
 grpc::Status ToGrpcStatus(grpc::ServerContextBase* ctx, const Status& st);
+
+// The serialized google.rpc.Status for an error answered with `code`.
+std::string EncodeErrorDetails(grpc::StatusCode code, const Status& st);
 
 // Pieces from EncodeFlightData as one ByteBuffer: each shared buffer becomes
 // a slice that holds a reference to it (released once gRPC has sent it).

@@ -116,7 +116,9 @@ std::string QuoteFileLiterals(const std::string& text) {
 }
 
 Status SyntaxError(const PgQueryProtobufParseResult& result, const std::string& text) {
-  Status st = Status::Invalid("{}", result.error->message ? result.error->message : "syntax error");
+  // PostgreSQL's grammar and lexer report their errors as syntax_error.
+  Status st = Status::Invalid("{}", result.error->message ? result.error->message : "syntax error")
+                  .WithSqlState(sqlstate::kSyntaxError);
   return st.WithPosition(CharPositionToByte(text, result.error->cursorpos));
 }
 
@@ -250,10 +252,12 @@ std::string RewritePlaceholders(std::string_view text, int* count) {
   return out;
 }
 
-std::string FormatErrorWithCaret(const Status& status, std::string_view text) {
-  std::string out = "ERROR:  " + status.message();
-  const int pos = status.position();
-  if (pos < 0 || static_cast<size_t>(pos) > text.size()) return out;
+namespace {
+
+// The LINE n: view of the error position with a caret under it ("" when
+// there is no position in `text`).
+std::string CaretView(int pos, std::string_view text) {
+  if (pos < 0 || static_cast<size_t>(pos) > text.size()) return "";
   // The line holding the position, and its number.
   size_t line_start = 0;
   int line_no = 1;
@@ -274,8 +278,28 @@ std::string FormatErrorWithCaret(const Status& status, std::string_view text) {
     if ((ch & 0xC0) == 0x80) continue;
     pad += ch == '\t' ? '\t' : ' ';
   }
-  out += "\n" + prefix + std::string(line) + "\n" + pad + "^";
+  return "\n" + prefix + std::string(line) + "\n" + pad + "^";
+}
+
+}  // namespace
+
+std::string FormatErrorWithCaret(const Status& status, std::string_view text) {
+  std::string out = "ERROR:  " + status.message() + CaretView(status.position(), text);
+  if (!status.detail().empty()) out += "\nDETAIL:  " + status.detail();
+  if (!status.hint().empty()) out += "\nHINT:  " + status.hint();
   return out;
+}
+
+int ErrorCursorPosition(const Status& status, std::string_view text) {
+  const int pos = status.position();
+  if (pos < 0 || static_cast<size_t>(pos) > text.size()) return 0;
+  // PostgreSQL's error cursor: 1-based, in characters (UTF-8 continuation
+  // bytes do not count).
+  int chars = 1;
+  for (size_t i = 0; i < static_cast<size_t>(pos); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
+  }
+  return chars;
 }
 
 std::string ParsedExpr::ToString() const {

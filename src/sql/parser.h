@@ -36,6 +36,12 @@ std::string RewritePlaceholders(std::string_view text, int* count);
 //   ERROR:  column "x" does not exist
 //   LINE 1: select x from t
 //                  ^
+// followed by the DETAIL and HINT lines when the error has them, as psql
+// prints them.
 std::string FormatErrorWithCaret(const Status& status, std::string_view text);
+
+// The error position as PostgreSQL reports it (ErrorResponse field P): a
+// 1-based character index into `text`; 0 when the error has none.
+int ErrorCursorPosition(const Status& status, std::string_view text);
 
 }  // namespace quiver::sql

@@ -70,9 +70,13 @@ Result<TypeName> Transformer::TransformTypeName(const pg_query::TypeName& t) {
       out.modifiers.push_back(m.a_const().ival().ival());
     } else if (m.has_a_const() && m.a_const().has_sval()) {
       // varchar('10') is not valid PostgreSQL either
-      return Status::Invalid("type modifiers must be simple constants").WithPosition(t.location());
+      return Status::Invalid("type modifiers must be simple constants")
+          .WithSqlState(sqlstate::kSyntaxError)
+          .WithPosition(t.location());
     } else if (m.has_column_ref()) {
-      return Status::Invalid("type modifiers must be simple constants").WithPosition(t.location());
+      return Status::Invalid("type modifiers must be simple constants")
+          .WithSqlState(sqlstate::kSyntaxError)
+          .WithPosition(t.location());
     }
   }
   out.is_array = t.array_bounds_size() > 0;
@@ -271,7 +275,9 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
   if (f.funcname_size() >= 2) {
     const std::string schema = Lower(StringOf(f.funcname(0)));
     if (schema != "pg_catalog" && schema != "public" && schema != "main") {
-      return Status::KeyError("schema \"{}\" does not exist", schema).WithPosition(loc);
+      return Status::KeyError("schema \"{}\" does not exist", schema)
+          .WithSqlState(sqlstate::kInvalidSchemaName)
+          .WithPosition(loc);
     }
   }
   if (f.agg_within_group()) return UnsupportedAt(loc, "WITHIN GROUP");

@@ -13,7 +13,8 @@
 // cancels the running query ("canceling statement due to user request").
 //
 // Errors print PostgreSQL-style, with the statement line and a caret under
-// the error position, and exit with status 1.
+// the error position and psql's DETAIL and HINT lines (with --format json:
+// one JSON object with the SQLSTATE), and exit with status 1.
 #include <unistd.h>
 
 #include <algorithm>
@@ -91,6 +92,29 @@ std::string JsonString(std::string_view s) {
     }
   }
   return out + "\"";
+}
+
+// Prints a statement's error on stderr: PostgreSQL-style text (psql's
+// ERROR / LINE / DETAIL / HINT lines), or with --format json one object
+//   {"error": message, "sqlstate": "42703", "position": 8, "detail": null, "hint": null}
+// where position is PostgreSQL's 1-based character index into `text`
+// (null when the error has none), so that scripts can tell errors apart by
+// their SQLSTATE. Standard output keeps only results either way.
+void ReportError(const Status& st, std::string_view text, const SqlArgs& args) {
+  std::fflush(stdout);
+  std::string out;
+  if (args.format == "json") {
+    const int pos = sql::ErrorCursorPosition(st, text);
+    auto opt = [](const std::string& v) { return v.empty() ? std::string("null") : JsonString(v); };
+    out = "{\"error\": " + JsonString(st.message()) +
+          ", \"sqlstate\": " + JsonString(st.SqlState()) +
+          ", \"position\": " + (pos > 0 ? std::to_string(pos) : std::string("null")) +
+          ", \"detail\": " + opt(st.detail()) + ", \"hint\": " + opt(st.hint()) + "}";
+  } else {
+    out = sql::FormatErrorWithCaret(st, text);
+  }
+  std::fprintf(stderr, "%s\n", out.c_str());
+  std::fflush(stderr);
 }
 
 std::string JsonValue(const Value& v) {
@@ -313,8 +337,7 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
     // Positions are offsets into the statement: make them offsets into
     // `text` for the caret view, then exit 1 without main's generic prefix.
     const Status at = st.position() >= 0 ? st.WithPosition(st.position() + offset) : st;
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(at, text).c_str());
+    ReportError(at, text, args);
     if (!source.empty()) {
       const int line = LineOfToken(text, static_cast<size_t>(std::max(
                                              0, what == nullptr ? offset : at.position())));
@@ -461,7 +484,7 @@ Status RunSql(const SqlArgs& args) {
           const double secs =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           if (!res.ok()) {
-            std::fprintf(stderr, "%s\n", sql::FormatErrorWithCaret(res.status(), one).c_str());
+            ReportError(res.status(), one, args);
             return Status(StatusCode::kCancelled, "");
           }
           if (args.timing)
@@ -477,9 +500,7 @@ Status RunSql(const SqlArgs& args) {
   }
   if (!results.ok()) {
     // The caret view, then exit 1 without main's generic prefix.
-    std::string msg = sql::FormatErrorWithCaret(results.status(), text);
-    std::fprintf(stderr, "%s\n", msg.c_str());
-    std::fflush(stderr);
+    ReportError(results.status(), text, args);
     return Status(StatusCode::kCancelled, "");
   }
   if (args.format == "arrow") {

@@ -146,9 +146,12 @@ Result<TypeRef> TypeFromSqlName(const std::string& raw_name, const std::vector<i
     const int s = mods.size() > 1 ? mods[1] : 0;
     if (p < 1 || p > kMaxDecimalPrecision) {
       return Status::Invalid("NUMERIC precision {} must be between 1 and {}", p,
-                             kMaxDecimalPrecision);
+                             kMaxDecimalPrecision)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
-    if (s < 0 || s > p) return Status::Invalid("NUMERIC scale {} must be between 0 and precision {}", s, p);
+    if (s < 0 || s > p)
+      return Status::Invalid("NUMERIC scale {} must be between 0 and precision {}", s, p)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     return decimal128(p, s);
   }
   if (name == "text" || name == "varchar" || name == "char" || name == "bpchar" ||
@@ -167,7 +170,8 @@ Result<TypeRef> TypeFromSqlName(const std::string& raw_name, const std::vector<i
     return timestamp(TimeUnit::kMicro, "UTC");
   }
   if (name == "interval") return month_day_nano_interval();
-  return Status::KeyError("type \"{}\" does not exist", raw_name);
+  return Status::KeyError("type \"{}\" does not exist", raw_name)
+      .WithSqlState(sqlstate::kUndefinedObject);
 }
 
 TypeCategory CategoryOf(const DataType& t) {
@@ -275,7 +279,8 @@ Result<TypeRef> CommonSuperType(const TypeRef& a, const TypeRef& b, const char* 
   if (a->id == TypeId::kDate32 && b->id == TypeId::kTimestamp) return b;
   if (a->id == TypeId::kTimestamp && b->id == TypeId::kDate32) return a;
   return Status::TypeError("{} types {} and {} cannot be matched", context, PgTypeName(*a),
-                           PgTypeName(*b));
+                           PgTypeName(*b))
+      .WithSqlState(sqlstate::kDatatypeMismatch);
 }
 
 }  // namespace quiver

@@ -30,6 +30,45 @@ TEST(StatusTest, ResultAndMacros) {
   EXPECT_EQ(Status::Unsupported("union").message(), "unsupported: union");
 }
 
+TEST(StatusTest, SqlStateDetailAndHintSurviveContextAndPosition) {
+  Status plain = Status::Invalid("boom");
+  EXPECT_EQ(plain.sql_state(), "");
+  EXPECT_EQ(plain.SqlState(), "XX000");  // PostgreSQL's code for an error raised without one
+  EXPECT_EQ(Status::Unsupported("x").SqlState(), "0A000");
+  EXPECT_EQ(Status::Cancelled("x").SqlState(), "57014");
+  EXPECT_EQ(Status::OutOfMemory("x").SqlState(), "53200");
+  EXPECT_EQ(Status::IOError("x").SqlState(), "58030");
+  EXPECT_EQ(Status::OK().SqlState(), "00000");
+
+  Status s = Status::KeyError("column \"x\" does not exist")
+                 .WithSqlState(sqlstate::kUndefinedColumn)
+                 .WithDetail("d")
+                 .WithHint("h")
+                 .WithPosition(7);
+  Status c = s.WithContext("q.sql").WithPosition(9);
+  EXPECT_EQ(c.message(), "q.sql: column \"x\" does not exist");
+  EXPECT_EQ(c.SqlState(), "42703");
+  EXPECT_EQ(c.detail(), "d");
+  EXPECT_EQ(c.hint(), "h");
+  EXPECT_EQ(c.position(), 9);
+  // The copies do not share state: the original is unchanged.
+  EXPECT_EQ(s.position(), 7);
+  EXPECT_EQ(s.message(), "column \"x\" does not exist");
+  // A source's code wins over a caller's default.
+  EXPECT_EQ(s.WithDefaultSqlState("42000").SqlState(), "42703");
+  EXPECT_EQ(plain.WithDefaultSqlState("42601").SqlState(), "42601");
+  // Result<T> carries it through QUIVER_ASSIGN_OR_RAISE.
+  auto f = [&]() -> Result<int> { return s; };
+  auto g = [&]() -> Status {
+    QUIVER_ASSIGN_OR_RAISE(int v, f());
+    (void)v;
+    return Status::OK();
+  };
+  EXPECT_EQ(g().SqlState(), "42703");
+  // OK stays OK whatever is attached.
+  EXPECT_TRUE(Status::OK().WithSqlState("42703").WithHint("h").ok());
+}
+
 TEST(MemoryPoolTest, AccountsAndLimits) {
   MemoryPool parent("parent");
   MemoryPool child("query", 1000, &parent);

@@ -115,15 +115,22 @@ TEST_F(SqlEngine, ErrorClasses) {
   Status st = Error(db_, "SELECT a FROM t WHERE nope = 1");
   EXPECT_EQ(st.message(), "column \"nope\" does not exist");
   EXPECT_EQ(st.position(), 22);
+  EXPECT_EQ(st.SqlState(), "42703");
   st = Error(db_, "SELECT * FROM missing_table");
   EXPECT_EQ(st.message(), "relation \"missing_table\" does not exist");
   EXPECT_EQ(st.position(), 14);
+  EXPECT_EQ(st.SqlState(), "42P01");
   st = Error(db_, "SELECT nofunc(1)");
   EXPECT_NE(st.message().find("function nofunc(integer) does not exist"), std::string::npos) << st.ToString();
+  EXPECT_EQ(st.SqlState(), "42883");
+  EXPECT_EQ(st.hint(),
+            "No function matches the given name and argument types. You might need to add explicit "
+            "type casts.");
   st = Error(db_, "SELECT 1 + true");
   EXPECT_NE(st.message().find("operator does not exist: integer + boolean"), std::string::npos) << st.ToString();
   st = Error(db_, "SELECT 2147483647 + 1");
   EXPECT_EQ(st.message(), "integer out of range");
+  EXPECT_EQ(st.SqlState(), "22003");
   st = Error(db_, "SELECT 9223372036854775807::int8 * 2");
   EXPECT_EQ(st.message(), "bigint out of range");
   st = Error(db_, "SELECT a / (a - a) FROM t");

@@ -341,7 +341,8 @@ Status MatchChunk(ExecutionContext& ctx, const HashJoinSpec& spec, BuildGlobal& 
     for (int64_t c = 0; c < kept; ++c) {
       const uint32_t i = s.cand_probe[static_cast<size_t>(c)];
       if (type == JoinType::kSingle && s.matched[i]) {
-        return Status::Invalid("more than one row returned by a subquery used as an expression");
+        return Status::Invalid("more than one row returned by a subquery used as an expression")
+            .WithSqlState(sqlstate::kCardinalityViolation);
       }
       if (s.matched[i]) s.multi = true;
       if (pairs_out) s.build_of[i] = s.cand_build[static_cast<size_t>(c)];

@@ -106,8 +106,9 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
                                     dense ? nullptr : l.slots.data(), n, DefaultMemoryPool()));
     if (!schema.field(c)->nullable && a->GetNullCount() > 0) {
       return Status::Invalid(
-          "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-          schema.field(c)->name, table_->name());
+                 "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                 schema.field(c)->name, table_->name())
+          .WithSqlState(sqlstate::kNotNullViolation);
     }
     cols.push_back(std::move(a));
   }

@@ -232,7 +232,8 @@ Result<OperatorResult> PhysicalNestedLoopJoin::Execute(ExecutionContext& ctx, Da
     for (int64_t i = 0; i < np; ++i) {
       const uint32_t row = probe_idx[pass[static_cast<size_t>(i)]];
       if (type_ == JoinType::kSingle && s.matched[row]) {
-        return Status::Invalid("more than one row returned by a subquery used as an expression");
+        return Status::Invalid("more than one row returned by a subquery used as an expression")
+            .WithSqlState(sqlstate::kCardinalityViolation);
       }
       s.matched[row] = 1;
     }
