@@ -39,13 +39,18 @@ enum class StatusCode : int8_t {
 namespace sqlstate {
 inline constexpr const char* kSuccessfulCompletion = "00000";
 inline constexpr const char* kFeatureNotSupported = "0A000";
+inline constexpr const char* kProtocolViolation = "08P01";
 inline constexpr const char* kCardinalityViolation = "21000";
+inline constexpr const char* kNullValueNotAllowed = "22004";
 inline constexpr const char* kStringDataRightTruncation = "22001";
 inline constexpr const char* kNumericValueOutOfRange = "22003";
 inline constexpr const char* kInvalidDatetimeFormat = "22007";
 inline constexpr const char* kDatetimeFieldOverflow = "22008";
 inline constexpr const char* kInvalidTimeZoneDisplacementValue = "22009";
 inline constexpr const char* kDivisionByZero = "22012";
+inline constexpr const char* kInvalidPrecedingOrFollowingSize = "22013";
+inline constexpr const char* kInvalidArgumentForNtile = "22014";
+inline constexpr const char* kInvalidArgumentForNthValue = "22016";
 inline constexpr const char* kInvalidArgumentForLogarithm = "2201E";
 inline constexpr const char* kInvalidArgumentForPowerFunction = "2201F";
 inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";

@@ -29,7 +29,9 @@ Result<const WindowSpec*> FindNamed(const NamedWindows* named, const std::string
       if (w->name == name) return w.get();
     }
   }
-  return Status::KeyError("window \"{}\" does not exist", name).WithPosition(location);
+  return Status::KeyError("window \"{}\" does not exist", name)
+      .WithSqlState(sqlstate::kUndefinedObject)
+      .WithPosition(location);
 }
 
 // `w` (a WINDOW clause entry or a parenthesized OVER clause) with its base
@@ -37,20 +39,25 @@ Result<const WindowSpec*> FindNamed(const NamedWindows* named, const std::string
 Result<ResolvedWindow> ResolveSpec(const WindowSpec& w, const NamedWindows* named, int depth) {
   if (w.refname.empty()) return ResolvedWindow{&w.partition_by, &w.order_by, &w};
   if (depth > 64) {
-    return Status::Invalid("window \"{}\" does not exist", w.refname).WithPosition(w.location);
+    return Status::Invalid("window \"{}\" does not exist", w.refname)
+        .WithSqlState(sqlstate::kUndefinedObject)
+        .WithPosition(w.location);
   }
   QUIVER_ASSIGN_OR_RAISE(const WindowSpec* base, FindNamed(named, w.refname, w.location));
   QUIVER_ASSIGN_OR_RAISE(ResolvedWindow b, ResolveSpec(*base, named, depth + 1));
   if (!w.partition_by.empty()) {
     return Status::Invalid("cannot override PARTITION BY clause of window \"{}\"", w.refname)
+        .WithSqlState(sqlstate::kWindowingError)
         .WithPosition(w.location);
   }
   if (!w.order_by.empty() && !b.order_by->empty()) {
     return Status::Invalid("cannot override ORDER BY clause of window \"{}\"", w.refname)
+        .WithSqlState(sqlstate::kWindowingError)
         .WithPosition(w.location);
   }
   if (b.frame->frame_options & sql::kFrameNonDefault) {
     return Status::Invalid("cannot copy window \"{}\" because it has a frame clause", w.refname)
+        .WithSqlState(sqlstate::kWindowingError)
         .WithPosition(w.location);
   }
   return ResolvedWindow{b.partition_by, w.order_by.empty() ? b.order_by : &w.order_by, &w};
@@ -96,14 +103,18 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
                         : clause_ == Clause::kUpdate  ? "UPDATE"
                                                       : "this context";
     return Status::Invalid("window functions are not allowed in {}", where)
+        .WithSqlState(sqlstate::kWindowingError)
         .WithPosition(e.location);
   }
   if (inside_aggregate_) {
     return Status::Invalid("aggregate function calls cannot contain window function calls")
+        .WithSqlState(sqlstate::kGroupingError)
         .WithPosition(e.location);
   }
   if (inside_window_) {
-    return Status::Invalid("window function calls cannot be nested").WithPosition(e.location);
+    return Status::Invalid("window function calls cannot be nested")
+        .WithSqlState(sqlstate::kWindowingError)
+        .WithPosition(e.location);
   }
   const FunctionRegistry& reg = FunctionRegistry::Get();
   WindowFunction fn = WindowFunction::kAggregate;
@@ -112,9 +123,12 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
     if (reg.HasScalar(name)) {
       return Status::Invalid(
                  "OVER specified, but {} is not a window function nor an aggregate function", name)
+          .WithSqlState(sqlstate::kWrongObjectType)
           .WithPosition(e.location);
     }
-    return Status::KeyError("function {}() does not exist", name).WithPosition(e.location);
+    return Status::KeyError("function {}() does not exist", name)
+        .WithSqlState(sqlstate::kUndefinedFunction)
+        .WithPosition(e.location);
   }
   if (e.distinct) {
     return Status::Unsupported("DISTINCT is not implemented for window functions")
@@ -125,11 +139,14 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
         .WithPosition(e.location);
   }
   if (e.star && name != "count") {
-    return Status::Invalid("{}(*) is not allowed", name).WithPosition(e.location);
+    return Status::Invalid("{}(*) is not allowed", name)
+        .WithSqlState(sqlstate::kWrongObjectType)
+        .WithPosition(e.location);
   }
   for (const auto& n : e.arg_names) {
     if (!n.empty()) {
       return Status::Invalid("function {} does not take named arguments", name)
+          .WithSqlState(sqlstate::kUndefinedFunction)
           .WithPosition(e.location);
     }
   }
@@ -162,13 +179,16 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
                                                          : "RANGE";
   if (frame_options & sql::kFrameNonDefault) {
     if ((frame_options & sql::kFrameGroups) && rw.order_by->empty()) {
-      return Status::Invalid("GROUPS mode requires an ORDER BY clause").WithPosition(frame_location);
+      return Status::Invalid("GROUPS mode requires an ORDER BY clause")
+          .WithSqlState(sqlstate::kWindowingError)
+          .WithPosition(frame_location);
     }
     constexpr int32_t kOffsets = sql::kFrameStartOffsetPreceding | sql::kFrameStartOffsetFollowing |
                                  sql::kFrameEndOffsetPreceding | sql::kFrameEndOffsetFollowing;
     if ((frame_options & sql::kFrameRange) && (frame_options & kOffsets) && rw.order_by->size() != 1) {
       return Status::Invalid(
                  "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+          .WithSqlState(sqlstate::kWindowingError)
           .WithPosition(frame_location);
     }
   }
@@ -176,7 +196,8 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
   auto no_such_function = [&]() {
     std::vector<ArgInfo> infos;
     for (const auto& a : args) infos.push_back({a->return_type, a->unknown_literal});
-    return Status::KeyError("function {} does not exist", CallSignature(name, infos))
+    return FunctionRegistry::Get()
+        .UndefinedFunction(name, CallSignature(name, infos))
         .WithPosition(e.location);
   };
   auto to_int = [&](ExprPtr a) -> Result<ExprPtr> {
@@ -297,6 +318,7 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
     });
     if (variables) {
       return Status::Invalid("argument of {} must not contain variables", mode)
+          .WithSqlState(sqlstate::kInvalidColumnReference)
           .WithPosition((*offset)->location);
     }
     if (frame_options & sql::kFrameRange) {
@@ -308,6 +330,7 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
       if (!IsIntegerType(*b->return_type) && b->return_type->id != TypeId::kNull) {
         return Status::TypeError("argument of {} must be type bigint, not type {}", mode,
                                  PgTypeName(*b->return_type))
+            .WithSqlState(sqlstate::kDatatypeMismatch)
             .WithPosition((*offset)->location);
       }
       QUIVER_ASSIGN_OR_RAISE(b, CastTo(std::move(b), int64(), (*offset)->location, false));

@@ -104,9 +104,8 @@ class DoGetReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     pb::Ticket ticket;
     if (!bytes.ok() ||
         !ticket.ParseFromArray((*bytes)->data(), static_cast<int>((*bytes)->size()))) {
-      // A protocol violation: PostgreSQL's protocol_violation (08P01).
-      return Finish(
-          ToGrpcStatus(ctx_, Status::Invalid("malformed Ticket").WithSqlState("08P01")));
+      return Finish(ToGrpcStatus(
+          ctx_, Status::Invalid("malformed Ticket").WithSqlState(sqlstate::kProtocolViolation)));
     }
     s_->log->Rpc("DoGet peer=" + caller.peer + " user=" + caller.user);
     WorkerStarted(s_);

@@ -95,9 +95,13 @@ CASES = [
     ("numeric_precision", "SELECT 10::numeric(2000)", "22023"),
     ("undefined_schema", "SELECT nosuch.f(1)", "3F000"),
     ("copy_missing_file", "COPY t FROM '/nonexistent/quiver-test.csv'", "58P01"),
-    # PostgreSQL has no DISTINCT in window aggregates; Quiver has no window
-    # functions yet (issue 12 item 1). Both: feature_not_supported.
+    # Neither PostgreSQL nor Quiver has DISTINCT in window aggregates.
     ("window_distinct", "SELECT count(DISTINCT a) OVER () FROM t", "0A000"),
+    ("window_undefined", "SELECT sum(a) OVER w FROM t", "42704"),
+    ("window_in_where", "SELECT * FROM t WHERE row_number() OVER () > 1", "42P20"),
+    ("ntile_zero", "SELECT ntile(0) OVER () FROM t", "22014"),
+    ("negative_frame_offset",
+     "SELECT sum(a) OVER (ORDER BY a ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM t", "22013"),
 ]
 
 
@@ -353,7 +357,8 @@ class _TrailerCapture(fl.ClientMiddlewareFactory):
     ("SELEC 1", "42601", pa.ArrowInvalid),
     ("SELECT lenght('x')", "42883", pa.ArrowInvalid),
     ("CREATE TABLE z (x int)", "25006", fl.FlightUnauthorizedError),
-    ("SELECT count(DISTINCT a) OVER () FROM (VALUES (1)) v(a)", "0A000", NotImplementedError),
+    ("SELECT count(DISTINCT a) OVER () FROM (VALUES (1)) v(a)", "0A000",
+     NotImplementedError),
 ])
 def test_flight_error_carries_sqlstate(flight_server, sql, code, exc):
     capture = _TrailerCapture()

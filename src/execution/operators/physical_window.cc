@@ -543,7 +543,9 @@ class FunctionEvaluator {
             continue;
           }
           const int64_t buckets = arg.Get(row);
-          if (buckets <= 0) return Status::Invalid("argument of ntile must be greater than zero");
+          if (buckets <= 0)
+            return Status::Invalid("argument of ntile must be greater than zero")
+                .WithSqlState(sqlstate::kInvalidArgumentForNtile);
           ntile = 1;
           boundary = total / buckets;
           if (boundary <= 0) {
@@ -612,7 +614,9 @@ class FunctionEvaluator {
           case WindowFunction::kNthValue: {
             if (count_arg.IsNull(row)) break;
             const int64_t nth = count_arg.Get(row);
-            if (nth <= 0) return Status::Invalid("argument of nth_value must be greater than zero");
+            if (nth <= 0)
+              return Status::Invalid("argument of nth_value must be greater than zero")
+                  .WithSqlState(sqlstate::kInvalidArgumentForNthValue);
             const FrameRuns runs = frames.Runs(i, part);
             int64_t left = nth - 1;
             for (int k = 0; k < runs.count; ++k) {

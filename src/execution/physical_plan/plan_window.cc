@@ -42,18 +42,24 @@ Result<WindowFrame> ResolveFrame(const plan::WindowExpression& w) {
     if (index < 0) continue;
     const char* which = start ? "starting" : "ending";
     QUIVER_ASSIGN_OR_RAISE(Value v, EvaluateConstant(*w.children[static_cast<size_t>(index)]));
-    if (v.is_null()) return Status::Invalid("frame {} offset must not be null", which);
+    if (v.is_null())
+      return Status::Invalid("frame {} offset must not be null", which)
+          .WithSqlState(sqlstate::kNullValueNotAllowed);
     __int128& offset = start ? f.start_offset : f.end_offset;
     double& offset_float = start ? f.start_offset_float : f.end_offset_float;
     if (f.mode != Frame::Mode::kRange) {
-      if (v.integer() < 0) return Status::Invalid("frame {} offset must not be negative", which);
+      if (v.integer() < 0)
+        return Status::Invalid("frame {} offset must not be negative", which)
+            .WithSqlState(sqlstate::kInvalidPrecedingOrFollowingSize);
       offset = v.integer();
       continue;
     }
     // RANGE: the offset in the key's units.
     const DataType& key = *w.order_key(0).return_type;
     const DataType& ot = *v.type();
-    const Status invalid_size = Status::Invalid("invalid preceding or following size in window function");
+    const Status invalid_size =
+        Status::Invalid("invalid preceding or following size in window function")
+            .WithSqlState(sqlstate::kInvalidPrecedingOrFollowingSize);
     const Status mismatch =
         Status::Invalid("RANGE with offset PRECEDING/FOLLOWING is not supported for column type {} and offset type {}",
                         PgTypeName(key), PgTypeName(ot));
