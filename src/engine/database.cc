@@ -10,6 +10,7 @@
 
 #include "columnar/builder.h"
 #include "common/io.h"
+#include "common/memory_release.h"
 #include "engine/copy_options.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
@@ -236,6 +237,8 @@ struct Database::Impl {
       root.reset();
       logical.reset();
       channel->Close(std::move(status));
+      // After the end is announced: the consumer does not wait for it.
+      ReleaseFreedMemory();
     });
     return std::make_unique<QueryStream>(std::move(st));
   }

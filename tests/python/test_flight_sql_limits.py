@@ -214,6 +214,46 @@ def test_cancel_flight_info_stops_a_running_query(quiver_bin):
     assert 'error="canceling statement due to user request"' in server.log
 
 
+# A query that builds a big hash table early (5M groups), then keeps scanning.
+HEAVY_QUERY = "SELECT x % 5000000 AS k, count(*) AS n FROM generate_series(1, 400000000) s(x) GROUP BY 1"
+
+
+def test_cancel_flight_info_frees_the_query_memory(quiver_bin):
+    server = Server(quiver_bin, "--verbose")
+    try:
+        client = fl.FlightClient(server.uri)
+        assert_serving(server)
+        baseline = server.rss_kib()
+        info = client.get_flight_info(fl.FlightDescriptor.for_command(HEAVY_QUERY.encode()))
+        outcome = {}
+
+        def fetch():
+            try:
+                reader = client.do_get(info.endpoints[0].ticket)
+                while True:
+                    reader.read_chunk()
+            except StopIteration:
+                outcome["table"] = "complete"
+            except Exception as e:  # noqa: BLE001 - the test inspects it
+                outcome["error"] = e
+
+        reader = threading.Thread(target=fetch)
+        reader.start()
+        # The query holds its hash table (well over 100 MiB) before it is cancelled.
+        poll(lambda: server.rss_kib() > baseline + 100 * 1024 or not reader.is_alive(), "the query's memory")
+        assert reader.is_alive(), outcome
+        assert cancel_flight_info(client, info) == b"\x08\x01"
+        reader.join(timeout=120)
+        assert not reader.is_alive(), "the cancelled DoGet did not end"
+        assert isinstance(outcome.get("error"), fl.FlightCancelledError), outcome
+        # Its memory goes back (a 64 MiB margin for allocator caching).
+        poll(lambda: server.rss_kib() < baseline + 64 * 1024,
+             f"RSS back near {baseline} KiB (now {server.rss_kib()} KiB)")
+        assert_serving(server)
+    finally:
+        server.stop()
+
+
 def test_adbc_cancel_stops_a_running_query(quiver_bin):
     server = Server(quiver_bin, "--verbose")
     try:
