@@ -1,5 +1,6 @@
 // Aggregate functions: count(*), count, sum, avg, min, max, bool_and/every,
-// bool_or, stddev/variance (sample and population), string_agg.
+// bool_or, stddev/variance (sample and population), string_agg (also with
+// ORDER BY: __string_agg_ordered).
 //
 // Result types follow PostgreSQL: sum(smallint|integer) -> bigint,
 // sum(bigint|numeric) -> numeric, sum(real) -> real, sum(double) -> double;
@@ -15,6 +16,7 @@
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 #include "vector/sql_type.h"
+#include "vector/value.h"
 
 namespace quiver {
 namespace {
@@ -593,42 +595,203 @@ AggregateFunction Variance(const char* name, TypeRef arg, VarKind kind) {
   return f;
 }
 
+// string_agg(v, d) is v1 || d2 || v2 || d3 || v3 ...: each value's own
+// delimiter goes before it, the first one's is dropped (PostgreSQL). A state
+// keeps the first delimiter at the start of its text (`skip` bytes), so that
+// joining two threads' partial results puts the right delimiter between them.
+struct StringAggState {
+  StringState text;
+  int64_t skip;
+};
+
+void InitStringAgg(uint8_t* s) { new (s) StringAggState{{nullptr, 0}, 0}; }
+void DestroyStringAgg(uint8_t* s) { DestroyString(s); }
+
+Result<ArrayRef> FinishStringAgg(uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool) {
+  kernels::StringOutput o(out, n, pool);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto* st = reinterpret_cast<const StringAggState*>(states[i]);
+    if (st->text.value == nullptr) {
+      QUIVER_RETURN_NOT_OK(o.AppendNull());
+      continue;
+    }
+    QUIVER_RETURN_NOT_OK(
+        o.Append(std::string_view(st->text.value->text).substr(static_cast<size_t>(st->skip))));
+  }
+  return o.Finish();
+}
+
 AggregateFunction StringAgg() {
   AggregateFunction f;
   f.name = "string_agg";
   f.args = {utf8(), utf8()};
   f.return_type = utf8();
-  f.state_size = sizeof(StringState);
-  f.init = InitString;
+  f.state_size = sizeof(StringAggState);
+  f.init = InitStringAgg;
   f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
     StringAccess get(args[0]), sep(args[1]);
     ValidAccess vs(args[1]);
     PoolCredit credit(pool);
     return ForValidOrError(args, n, [&](int64_t i) -> Status {
-      auto* st = reinterpret_cast<StringState*>(states[i]);
-      if (st->value == nullptr) return NewString(st, get(i), credit);
+      auto* st = reinterpret_cast<StringAggState*>(states[i]);
       const std::string_view s = vs(i) ? sep(i) : std::string_view();
       const std::string_view v = get(i);
-      QUIVER_RETURN_NOT_OK(ReserveString(st, st->value->text.size() + s.size() + v.size(), credit));
-      std::string& text = st->value->text;
-      text.append(s);
-      text.append(v);
+      if (st->text.value == nullptr) {
+        st->skip = static_cast<int64_t>(s.size());
+        return NewString(&st->text, std::string(s).append(v), credit);
+      }
+      QUIVER_RETURN_NOT_OK(
+          ReserveString(&st->text, st->text.value->text.size() + s.size() + v.size(), credit));
+      st->text.value->text.append(s).append(v);
       return Status::OK();
     });
   };
   f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) -> Status {
-    const auto* s = reinterpret_cast<const StringState*>(src);
-    auto* d = reinterpret_cast<StringState*>(dst);
-    if (s->value == nullptr) return Status::OK();
+    const auto* s = reinterpret_cast<const StringAggState*>(src);
+    auto* d = reinterpret_cast<StringAggState*>(dst);
+    if (s->text.value == nullptr) return Status::OK();
     PoolCredit credit(pool, /*chunk=*/0);
-    if (d->value == nullptr) return NewString(d, s->value->text, credit);
-    QUIVER_RETURN_NOT_OK(ReserveString(d, d->value->text.size() + 1 + s->value->text.size(), credit));
-    d->value->text.append(",");
-    d->value->text.append(s->value->text);
+    if (d->text.value == nullptr) {
+      d->skip = s->skip;
+      return NewString(&d->text, s->text.value->text, credit);
+    }
+    // src's text starts with the delimiter of its first value.
+    QUIVER_RETURN_NOT_OK(ReserveString(
+        &d->text, d->text.value->text.size() + s->text.value->text.size(), credit));
+    d->text.value->text.append(s->text.value->text);
     return Status::OK();
   };
-  f.finalize = FinishStrings;
-  f.destroy = DestroyString;
+  f.finalize = FinishStringAgg;
+  f.destroy = DestroyStringAgg;
+  return f;
+}
+// string_agg(v, d ORDER BY k...), bound as __string_agg_ordered(v, d, spec,
+// k...) (planner/bind_expression.cc): the state keeps every row (its keys,
+// delimiter and value) and the final step sorts them by the keys, as spec
+// says ("AL" = ASC NULLS LAST, "DF" = DESC NULLS FIRST, one pair per key),
+// then joins them as string_agg does. Ties keep no particular order, as in
+// PostgreSQL.
+struct OrderedRow {
+  std::vector<Value> keys;
+  std::string sep;
+  std::string value;
+};
+
+struct OrderedRows {
+  std::vector<OrderedRow> rows;
+  std::string spec;
+  MemoryPool* pool;
+};
+
+struct OrderedState {
+  OrderedRows* rows;
+  int64_t charged;  // against rows->pool
+};
+
+int64_t RowBytes(const OrderedRow& r) {
+  int64_t bytes = static_cast<int64_t>(sizeof(OrderedRow) + r.sep.size() + r.value.size() +
+                                       r.keys.size() * sizeof(Value));
+  for (const Value& k : r.keys) bytes += static_cast<int64_t>(k.str().size());
+  return bytes;
+}
+
+Status AddOrderedRow(OrderedState* st, OrderedRow row, const std::string& spec, PoolCredit& credit) {
+  int64_t bytes = RowBytes(row);
+  if (st->rows == nullptr) bytes += static_cast<int64_t>(sizeof(OrderedRows));
+  QUIVER_RETURN_NOT_OK(credit.Take(bytes));
+  st->charged += bytes;
+  if (st->rows == nullptr) st->rows = new OrderedRows{{}, spec, credit.pool()};
+  st->rows->rows.push_back(std::move(row));
+  return Status::OK();
+}
+
+void InitOrdered(uint8_t* s) { new (s) OrderedState{nullptr, 0}; }
+
+void DestroyOrdered(uint8_t* s) {
+  auto* st = reinterpret_cast<OrderedState*>(s);
+  MemoryPool* pool = st->rows ? st->rows->pool : nullptr;
+  delete st->rows;
+  if (pool != nullptr && st->charged > 0) pool->Release(st->charged);
+  *st = OrderedState{nullptr, 0};
+}
+
+// Orders two rows by their keys as `spec` says.
+bool OrderedLess(const OrderedRow& a, const OrderedRow& b, const std::string& spec) {
+  for (size_t k = 0; k < a.keys.size(); ++k) {
+    const bool desc = spec[2 * k] == 'D';
+    const bool nulls_first = spec[2 * k + 1] == 'F';
+    const Value& x = a.keys[k];
+    const Value& y = b.keys[k];
+    if (x.is_null() || y.is_null()) {
+      if (x.is_null() && y.is_null()) continue;
+      return x.is_null() == nulls_first;
+    }
+    const int c = x.Compare(y);
+    if (c != 0) return desc ? c > 0 : c < 0;
+  }
+  return false;
+}
+
+AggregateFunction StringAggOrdered() {
+  AggregateFunction f;
+  f.name = "__string_agg_ordered";
+  f.args = {utf8(), utf8(), utf8()};
+  f.varargs = AnyType();
+  f.return_type = utf8();
+  f.state_size = sizeof(OrderedState);
+  f.init = InitOrdered;
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
+    StringAccess get(args[0]), sep(args[1]), spec(args[2]);
+    ValidAccess vs(args[1]);
+    PoolCredit credit(pool);
+    return ForValidOrError(args, n, [&](int64_t i) -> Status {
+      OrderedRow row;
+      for (size_t k = 3; k < args.size(); ++k) {
+        row.keys.push_back(ValueFromArray(*args[k].array, args[k].index(i)));
+      }
+      if (vs(i)) row.sep.assign(sep(i));
+      row.value.assign(get(i));
+      const std::string_view sp = spec(i);
+      if (sp.size() != 2 * row.keys.size()) {
+        return Status::UnknownError("string_agg: bad ORDER BY spec '{}'", sp);
+      }
+      return AddOrderedRow(reinterpret_cast<OrderedState*>(states[i]), std::move(row), std::string(sp),
+                           credit);
+    });
+  };
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) -> Status {
+    const auto* s = reinterpret_cast<const OrderedState*>(src);
+    auto* d = reinterpret_cast<OrderedState*>(dst);
+    if (s->rows == nullptr) return Status::OK();
+    PoolCredit credit(pool);
+    for (const OrderedRow& r : s->rows->rows) {
+      QUIVER_RETURN_NOT_OK(AddOrderedRow(d, r, s->rows->spec, credit));
+    }
+    return Status::OK();
+  };
+  f.finalize = [](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool) -> Result<ArrayRef> {
+    kernels::StringOutput o(out, n, pool);
+    std::string text;
+    for (int64_t i = 0; i < n; ++i) {
+      auto* st = reinterpret_cast<OrderedState*>(states[i]);
+      if (st->rows == nullptr) {
+        QUIVER_RETURN_NOT_OK(o.AppendNull());
+        continue;
+      }
+      std::vector<OrderedRow>& rows = st->rows->rows;
+      const std::string& spec = st->rows->spec;
+      std::stable_sort(rows.begin(), rows.end(),
+                       [&](const OrderedRow& a, const OrderedRow& b) { return OrderedLess(a, b, spec); });
+      text.clear();
+      for (size_t r = 0; r < rows.size(); ++r) {
+        if (r > 0) text += rows[r].sep;
+        text += rows[r].value;
+      }
+      QUIVER_RETURN_NOT_OK(o.Append(text));
+    }
+    return o.Finish();
+  };
+  f.destroy = DestroyOrdered;
   return f;
 }
 
@@ -780,6 +943,7 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
     r->Add(Variance<double>(v.name, float64(), v.kind));
   }
   r->Add(StringAgg());
+  r->Add(StringAggOrdered());
   r->Add(SingleValue());
 }
 

@@ -292,11 +292,12 @@ Result<BoundAggregate> FunctionRegistry::ResolveAggregate(const std::string& nam
   bound.function = f;
   for (size_t i = 0; i < args.size(); ++i) {
     ArgInfo a = args[i];
-    if (a.unknown_literal) a.type = IsAnyType(*f->args[i]) ? utf8() : f->args[i];
-    if (a.type->id == TypeId::kNull && !IsAnyType(*f->args[i])) {
-      a.type = IsAnyDecimal(*f->args[i]) ? decimal128(kMaxDecimalPrecision, 6) : f->args[i];
+    const TypeRef& param = i < f->args.size() ? f->args[i] : f->varargs;
+    if (a.unknown_literal) a.type = IsAnyType(*param) ? utf8() : param;
+    if (a.type->id == TypeId::kNull && !IsAnyType(*param)) {
+      a.type = IsAnyDecimal(*param) ? decimal128(kMaxDecimalPrecision, 6) : param;
     }
-    bound.arg_types.push_back(ConcreteParam(a, f->args[i]));
+    bound.arg_types.push_back(ConcreteParam(a, param));
   }
   bound.return_type = f->return_type;
   if (f->bind) QUIVER_RETURN_NOT_OK(f->bind(&bound.arg_types, &bound.return_type));

@@ -803,8 +803,18 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   const FunctionRegistry& reg = FunctionRegistry::Get();
   const bool is_aggregate = reg.HasAggregate(name) || (name == "count");
   if (name == "grouping" && !is_aggregate && !e.has_window) return BindGrouping(e);
+  if (name == "array_agg") {
+    return Status::Unsupported(
+               "array_agg (arrays are not a result type yet; string_agg(x::text, ',' ORDER BY "
+               "...) gives the values in order as text)")
+        .WithPosition(e.location);
+  }
   if (e.has_window) return BindWindow(e);
   if (is_aggregate) return BindAggregate(e);
+  if (!e.agg_order.empty() && reg.HasScalar(name)) {
+    return Status::Invalid("ORDER BY specified, but {} is not an aggregate function", name)
+        .WithPosition(e.location);
+  }
   if (e.distinct || e.star) {
     return Status::Invalid("DISTINCT specified, but {} is not an aggregate function", name)
         .WithSqlState(sqlstate::kWrongObjectType)
@@ -876,6 +886,52 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   return out;
 }
 
+namespace {
+
+// Aggregates whose result does not depend on the order of their input: an
+// ORDER BY in their call changes nothing (PostgreSQL accepts it too).
+bool OrderInsensitive(const std::string& name) {
+  static const char* const kNames[] = {
+      "count",    "count_star", "sum",     "avg",        "min",        "max",
+      "bool_and", "bool_or",    "every",   "variance",   "var_samp",   "var_pop",
+      "stddev",   "stddev_samp", "stddev_pop"};
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// ORDER BY inside an aggregate call: kept in *order_keys for aggregates that
+// honour it (string_agg), dropped where order cannot change the result,
+// refused elsewhere: never accepted and ignored.
+Status ExpressionBinder::CheckAggregateOrder(const ParsedExpr& e, const std::string& name,
+                                             const std::vector<ExprPtr>& args,
+                                             std::vector<ExprPtr>* order_keys) {
+  if (order_keys->empty()) return Status::OK();
+  if (e.distinct) {
+    // PostgreSQL's rule: sorting distinct values by something else is
+    // ill-defined.
+    for (size_t i = 0; i < order_keys->size(); ++i) {
+      bool found = false;
+      for (const auto& a : args) found |= a->Equals(*(*order_keys)[i]);
+      if (!found) {
+        return Status::Invalid(
+                   "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument "
+                   "list")
+            .WithPosition(e.agg_order[i].expr->location);
+      }
+    }
+  }
+  if (name == "string_agg") return Status::OK();
+  if (OrderInsensitive(name)) {
+    order_keys->clear();
+    return Status::OK();
+  }
+  return Status::Unsupported("ORDER BY inside {}()", name).WithPosition(e.location);
+}
+
 Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   std::string name = e.name;
   if (aggregates_ == nullptr) {
@@ -906,6 +962,16 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
     }
     args.push_back(std::move(b).ValueOrDie());
   }
+  std::vector<ExprPtr> order_keys;
+  for (const auto& o : e.agg_order) {
+    if (!st.ok()) break;
+    auto b = Bind(*o.expr);
+    if (!b.ok()) {
+      st = b.status();
+      break;
+    }
+    order_keys.push_back(ResolveUnknown(std::move(b).ValueOrDie()));
+  }
   ExprPtr filter;
   if (st.ok() && e.filter) {
     auto f = BindPredicate(*e.filter, "FILTER");
@@ -931,6 +997,31 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   }
   auto bound = FunctionRegistry::Get().ResolveAggregate(name, infos);
   if (!bound.ok()) return bound.status().WithPosition(e.location);
+  QUIVER_RETURN_NOT_OK(CheckAggregateOrder(e, name, args, &order_keys));
+  if (!order_keys.empty()) {
+    // string_agg(v, d ORDER BY k...) is __string_agg_ordered(v, d, spec, k...):
+    // the state keeps each row's keys and sorts at the end; `spec` holds the
+    // directions, one "A"/"D" and "F"/"L" (NULLS FIRST / LAST) pair per key.
+    std::string spec;
+    for (const auto& o : e.agg_order) {
+      spec += o.descending ? 'D' : 'A';
+      spec += o.nulls_first ? 'F' : 'L';
+    }
+    std::vector<ArgInfo> ordered_infos;
+    for (const TypeRef& t : bound->arg_types) ordered_infos.push_back({t, false});
+    ordered_infos.push_back({utf8(), false});
+    for (const auto& k : order_keys) ordered_infos.push_back({k->return_type, false});
+    auto ordered = FunctionRegistry::Get().ResolveAggregate("__" + name + "_ordered", ordered_infos);
+    if (!ordered.ok()) return ordered.status().WithPosition(e.location);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i]->unknown_literal) args[i] = ResolveUnknown(std::move(args[i]));
+      args[i] = MakeCast(std::move(args[i]), bound->arg_types[i]);
+    }
+    args.push_back(MakeConstant(Value::Text(spec)));
+    for (auto& k : order_keys) args.push_back(std::move(k));
+    bound = std::move(ordered);
+    for (size_t i = 0; i < args.size(); ++i) bound->arg_types[i] = args[i]->return_type;
+  }
   auto agg = std::make_unique<AggregateExpression>(bound->function, bound->return_type);
   agg->distinct = e.distinct;
   agg->filter = std::move(filter);

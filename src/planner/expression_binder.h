@@ -65,6 +65,8 @@ class ExpressionBinder {
   Result<ExprPtr> BindGrouping(const sql::ParsedExpr& e);
   Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);
   Result<ExprPtr> BindWindow(const sql::ParsedExpr& e);
+  Status CheckAggregateOrder(const sql::ParsedExpr& e, const std::string& name,
+                             const std::vector<ExprPtr>& args, std::vector<ExprPtr>* order_keys);
   Result<ExprPtr> BindCast(const sql::ParsedExpr& e);
   Result<ExprPtr> BindCase(const sql::ParsedExpr& e);
   Result<ExprPtr> BindIn(const sql::ParsedExpr& e);

@@ -85,6 +85,13 @@ struct ParsedExpr {
   bool star = false;        // count(*)
   bool symmetric = false;   // BETWEEN SYMMETRIC
   ExprPtr filter;           // aggregate FILTER (WHERE ...)
+  // ORDER BY inside an aggregate call: string_agg(v, ',' ORDER BY k DESC).
+  struct AggregateOrder {
+    ExprPtr expr;
+    bool descending = false;
+    bool nulls_first = false;  // PostgreSQL's default: NULLS FIRST for DESC only
+  };
+  std::vector<AggregateOrder> agg_order;
   bool has_window = false;  // OVER (...) present: a window function call
   std::shared_ptr<WindowSpec> window;  // its OVER clause (set when has_window)
 

@@ -284,9 +284,6 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
   if (f.has_over() && f.agg_order_size() > 0) {
     return UnsupportedAt(loc, "aggregate ORDER BY is not implemented for window functions");
   }
-  if (f.agg_order_size() > 0 && name != "string_agg") {
-    return UnsupportedAt(loc, "ORDER BY inside aggregate calls");
-  }
   if (f.func_variadic()) return UnsupportedAt(loc, "VARIADIC arguments");
   auto e = std::make_unique<ParsedExpr>(ExprKind::kFunction, loc);
   e->name = name;
@@ -309,6 +306,17 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
   }
   if (f.has_agg_filter()) {
     QUIVER_ASSIGN_OR_RAISE(e->filter, TransformExpr(f.agg_filter()));
+  }
+  // The binder decides what the order means for each aggregate.
+  for (const auto& o : f.agg_order()) {
+    const auto& sb = o.sort_by();
+    if (sb.sortby_dir() == pg_query::SORTBY_USING) return UnsupportedAt(sb.location(), "ORDER BY ... USING");
+    ParsedExpr::AggregateOrder item;
+    QUIVER_ASSIGN_OR_RAISE(item.expr, TransformExpr(sb.node()));
+    item.descending = sb.sortby_dir() == pg_query::SORTBY_DESC;
+    item.nulls_first = sb.sortby_nulls() == pg_query::SORTBY_NULLS_FIRST ||
+                       (sb.sortby_nulls() == pg_query::SORTBY_NULLS_DEFAULT && item.descending);
+    e->agg_order.push_back(std::move(item));
   }
   // position(a IN b) arrives as position(b, a); substring/extract/trim are
   // plain calls already. PostgreSQL's overlay and similar are not special.

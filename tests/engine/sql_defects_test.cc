@@ -114,5 +114,56 @@ TEST(SqlDefects, CteReferencedFromSubqueryBindsInItsOwnScope) {
   EXPECT_TRUE(st.IsNotImplemented()) << st.ToString();
 }
 
+// Ordered aggregates sort (PostgreSQL 15's answers); ORDER BY where it
+// cannot matter is accepted, and refused where it would be ignored.
+TEST(SqlDefects, OrderedStringAgg) {
+  Database db;
+  ASSERT_EQ(Query(db, "CREATE TABLE s (g int, b text, k int);"
+                      "INSERT INTO s VALUES (1, 'c', 2), (1, 'a', NULL), (1, 'b', 1), (2, 'z', 1),"
+                      " (2, NULL, 0), (1, 'a', 3)"),
+            "INSERT 0 6");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, ',' ORDER BY b) FROM s"), "a,a,b,c,z");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, ',' ORDER BY b DESC) FROM s"), "z,c,b,a,a");
+  EXPECT_EQ(Query(db, "SELECT g, string_agg(b, '-' ORDER BY k) FROM s GROUP BY g ORDER BY g"),
+            "1|b-c-a-a\n2|z");
+  EXPECT_EQ(Query(db, "SELECT g, string_agg(b, '-' ORDER BY k NULLS FIRST) FROM s GROUP BY g ORDER BY g"),
+            "1|a-b-c-a\n2|z");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, '' ORDER BY k DESC NULLS LAST, b) FROM s"), "acbza");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, '' ORDER BY b, k DESC) FROM s WHERE g = 1"), "aabc");
+  EXPECT_EQ(Query(db, "SELECT string_agg(DISTINCT b, '|' ORDER BY b DESC) FROM s"), "z|c|b|a");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, ',' ORDER BY b) FILTER (WHERE k > 0) FROM s"), "a,b,c,z");
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, ',' ORDER BY b) FROM s WHERE false"), "NULL");
+  // Each value's own delimiter goes before it, the first one's is dropped.
+  EXPECT_EQ(Query(db, "SELECT string_agg(b, k::text ORDER BY b, k NULLS FIRST) FROM s"), "a3a1b2c1z");
+  EXPECT_NE(Query(db, "SELECT string_agg(DISTINCT b, ',' ORDER BY k) FROM s")
+                .find("in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
+            std::string::npos);
+  // Order cannot change these: accepted, as PostgreSQL does.
+  EXPECT_EQ(Query(db, "SELECT count(b ORDER BY k), sum(k ORDER BY b DESC), max(b ORDER BY k) FROM s"),
+            "5|7|z");
+  EXPECT_EQ(Query(db, "SELECT lower(b ORDER BY k) FROM s"),
+            "ERROR: ORDER BY specified, but lower is not an aggregate function");
+  EXPECT_EQ(Query(db, "SELECT array_agg(b ORDER BY k) FROM s").rfind("ERROR: unsupported: array_agg", 0), 0u);
+}
+
+// string_agg over many rows, combined across threads: the delimiter between
+// two threads' parts is the right one.
+TEST(SqlDefects, StringAggDelimiterAcrossThreads) {
+  Database db;
+  ASSERT_TRUE(db.Execute("CREATE TABLE n AS SELECT x FROM generate_series(1, 300000) AS t(x)").ok());
+  auto r = db.Execute(
+      "SELECT length(string_agg(x::text, ';')), length(replace(string_agg(x::text, ';'), ';', '')),"
+      " position(',' IN string_agg(x::text, ';')),"
+      " string_agg(x::text, ';' ORDER BY x DESC) LIKE '300000;299999;%'"
+      " FROM n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto row = r->Row(0);
+  // 300000 numbers of 1..6 digits and 299999 delimiters.
+  EXPECT_EQ(row[0].ToString(), std::to_string(1688895 + 299999));
+  EXPECT_EQ(row[1].ToString(), "1688895");
+  EXPECT_EQ(row[2].ToString(), "0");
+  EXPECT_EQ(row[3].ToString(), "t");
+}
+
 }  // namespace
 }  // namespace quiver
