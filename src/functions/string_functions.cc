@@ -5,11 +5,18 @@
 // patterns.
 //
 // Lengths and positions count characters (UTF-8 code points), as
-// PostgreSQL does in a UTF-8 database. Case mapping is ASCII-only, as in
-// PostgreSQL's "C" locale.
+// PostgreSQL does in a UTF-8 database. upper / lower / initcap map every
+// character as PostgreSQL does in a UTF-8 locale with the C library's
+// provider: towupper_l / towlower_l / iswalnum_l of glibc's C.UTF-8 locale,
+// one character at a time (so 'ß' stays 'ß'), with an ASCII fast path.
+#include <locale.h>
+#include <wctype.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
+
+#include "common/utf8.h"
 
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -91,6 +98,56 @@ int64_t ReadInt(const VectorRef& v, int64_t i) {
 
 char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 char AsciiUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; }
+
+enum class CaseMapping { kUpper, kLower, kInitcap };
+
+// glibc's C.UTF-8: Unicode's simple case mappings and classes, whatever the
+// process locale is. Null when the C library lacks it.
+locale_t Utf8Locale() {
+  static const locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
+  return loc;
+}
+
+// PostgreSQL's str_toupper / str_tolower / str_initcap for a UTF-8 database
+// with a libc locale: each character mapped on its own; initcap upper-cases
+// a letter that follows a non-alphanumeric character and lower-cases the
+// others.
+Status MapCase(std::string_view in, CaseMapping mode, std::string* out) {
+  out->assign(in);
+  bool ascii = true;
+  for (unsigned char c : in) ascii &= c < 0x80;
+  if (ascii) {
+    bool start = true;
+    for (char& c : *out) {
+      const bool up = mode == CaseMapping::kUpper || (mode == CaseMapping::kInitcap && start);
+      const bool alnum = std::isalnum(static_cast<unsigned char>(c)) != 0;
+      c = up ? AsciiUpper(c) : AsciiLower(c);
+      start = !alnum;
+    }
+    return Status::OK();
+  }
+  const locale_t loc = Utf8Locale();
+  if (loc == static_cast<locale_t>(nullptr)) {
+    return Status::Unsupported("case mapping of non-ASCII text (the C library has no C.UTF-8 locale)");
+  }
+  out->clear();
+  bool start = true;
+  for (size_t i = 0; i < in.size();) {
+    const size_t at = i;
+    const char32_t c = DecodeUtf8(in, &i);
+    if (c == kInvalidUtf8) {
+      out->push_back(in[at]);
+      start = true;
+      continue;
+    }
+    const auto wc = static_cast<wint_t>(c);
+    const bool up = mode == CaseMapping::kUpper || (mode == CaseMapping::kInitcap && start);
+    const wint_t mapped = up ? towupper_l(wc, loc) : towlower_l(wc, loc);
+    AppendUtf8(out, static_cast<char32_t>(mapped));
+    start = iswalnum_l(wc, loc) == 0;
+  }
+  return Status::OK();
+}
 
 // --- LIKE ----------------------------------------------------------------------
 
@@ -340,33 +397,19 @@ void RegisterStringFunctions(FunctionRegistry* r) {
   r->Add({"length", {binary()}, nullptr, int32(), nullptr, length(true)});
   r->Add({"octet_length", {binary()}, nullptr, int32(), nullptr, length(true)});
 
-  auto map_case = [](bool upper) {
-    return [upper](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
-                   const TypeRef& out) {
+  auto map_case = [](CaseMapping mode) {
+    return [mode](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                  const TypeRef& out) {
       StringAccess s(args[0]);
       return StringResult(ctx, args, n, out, [&](int64_t i, kernels::StringOutput* o, std::string* buf) {
-        buf->assign(s(i));
-        for (char& c : *buf) c = upper ? AsciiUpper(c) : AsciiLower(c);
+        QUIVER_RETURN_NOT_OK(MapCase(s(i), mode, buf));
         return o->Append(*buf);
       });
     };
   };
-  r->Add({"upper", {text}, nullptr, text, nullptr, map_case(true)});
-  r->Add({"lower", {text}, nullptr, text, nullptr, map_case(false)});
-  r->Add({"initcap", {text}, nullptr, text, nullptr,
-          [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n, const TypeRef& out) {
-            StringAccess s(args[0]);
-            return StringResult(ctx, args, n, out, [&](int64_t i, kernels::StringOutput* o, std::string* buf) {
-              buf->assign(s(i));
-              bool start = true;
-              for (char& c : *buf) {
-                const bool alnum = std::isalnum(static_cast<unsigned char>(c)) != 0;
-                c = start ? AsciiUpper(c) : AsciiLower(c);
-                start = !alnum;
-              }
-              return o->Append(*buf);
-            });
-          }});
+  r->Add({"upper", {text}, nullptr, text, nullptr, map_case(CaseMapping::kUpper)});
+  r->Add({"lower", {text}, nullptr, text, nullptr, map_case(CaseMapping::kLower)});
+  r->Add({"initcap", {text}, nullptr, text, nullptr, map_case(CaseMapping::kInitcap)});
 
   for (const char* name : {"substring", "substr"}) {
     r->Add({name, {text, int64()}, nullptr, text, nullptr,

@@ -165,5 +165,16 @@ TEST(SqlDefects, StringAggDelimiterAcrossThreads) {
   EXPECT_EQ(row[3].ToString(), "t");
 }
 
+// upper / lower / initcap map every character, as PostgreSQL in a UTF-8
+// locale does (glibc's tables: 'ß' has no one-character upper case).
+TEST(SqlDefects, CaseMappingIsUnicodeAware) {
+  Database db;
+  EXPECT_EQ(Query(db, "SELECT upper('ü'), lower('ÀÉÎ'), upper('straße'), lower('ΣΑΣ'), upper('ǆ')"),
+            "Ü|àéî|STRAßE|σασ|Ǆ");
+  EXPECT_EQ(Query(db, "SELECT initcap('élan vital-über ünd'), initcap('hello WORLD 3rd'), initcap('')"),
+            "Élan Vital-Über Ünd|Hello World 3rd|");
+  EXPECT_EQ(Query(db, "SELECT upper('abc😀xyz'), lower('ÅNGSTRÖM'), upper(NULL)"), "ABC😀XYZ|ångström|NULL");
+}
+
 }  // namespace
 }  // namespace quiver

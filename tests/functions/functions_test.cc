@@ -273,9 +273,9 @@ TEST_F(FunctionsSql, StringsWithEmptyAndUnicode) {
 
 TEST_F(FunctionsSql, UnicodeCaseMapping) {
   // PostgreSQL (UTF-8 database, C.UTF-8 locale): upper('héllo ß') = 'HÉLLO ß',
-  // lower('ÉCOLE') = 'école'. Quiver maps only ASCII letters: 'HéLLO ß', 'École'.
-  EXPECT_KNOWN_BUG(Rows(db_, "SELECT upper('héllo ß'), lower('ÉCOLE')") == "HéLLO ß|École",
-                   "upper/lower leave non-ASCII letters unchanged");
+  // lower('ÉCOLE') = 'école'.
+  EXPECT_EQ(Rows(db_, "SELECT upper('héllo ß'), lower('ÉCOLE'), initcap('éCOLE ünd')"),
+            "HÉLLO ß|école|École Ünd");
 }
 
 TEST_F(FunctionsSql, DatesAndLeapDays) {
