@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/calendar.h"
+#include "common/datetime_text.h"
 #include "common/half_float.h"
 #include "common/time_zone.h"
 
@@ -35,18 +36,11 @@ int FractionDigits(TimeUnit unit) {
   return 0;
 }
 
-// "HH:MM:SS[.fff]" for a time of day given as seconds + sub-second units.
-std::string FormatTimeOfDay(int64_t seconds_of_day, int64_t frac, int digits, bool trim) {
-  std::string out = fmt::format("{:02d}:{:02d}:{:02d}", seconds_of_day / 3600,
-                                (seconds_of_day / 60) % 60, seconds_of_day % 60);
-  if (digits > 0 && !(trim && frac == 0)) {
-    std::string f = fmt::format("{:0{}d}", frac, digits);
-    if (trim) {
-      while (!f.empty() && f.back() == '0') f.pop_back();
-    }
-    out += '.';
-    out += f;
-  }
+// "HH:MM:SS[.f]": the fraction only when non-zero, trailing zeros trimmed,
+// as PostgreSQL prints times (datetime_text.h).
+std::string FormatTimeOfDay(int64_t seconds_of_day, int64_t frac, int digits) {
+  std::string out;
+  AppendClock(&out, seconds_of_day, frac, digits);
   return out;
 }
 
@@ -55,51 +49,31 @@ bool IsUtcName(std::string_view tz) {
          tz == "Etc/GMT" || tz == "Universal" || tz == "Zulu" || tz == "+00:00";
 }
 
-// The instant shown as local time in `tz` with its offset ("-05:00"), or in
-// UTC with "Z" for UTC and for zones the system does not know.
+// The instant shown as local time in `tz` with its offset ("-05", "+05:30"),
+// or in UTC with "+00" for UTC and for zones the system does not know, as
+// PostgreSQL prints timestamptz.
 std::string FormatTimestamp(int64_t value, TimeUnit unit, const std::string& tz) {
   auto [secs, frac] = FloorDivMod(value, TimeUnitsPerSecond(unit));
   std::string suffix;
   if (!tz.empty()) {
-    suffix = "Z";
+    int64_t offset = 0;
     if (!IsUtcName(tz)) {
       auto zone = TimeZone::Find(tz);
       if (zone.ok() && secs > -(int64_t{1} << 62) && secs < (int64_t{1} << 62)) {
-        const int64_t offset = (*zone)->OffsetAt(secs);
+        offset = (*zone)->OffsetAt(secs);
         secs += offset;
-        const int64_t a = offset < 0 ? -offset : offset;
-        suffix = fmt::format("{}{:02d}:{:02d}", offset < 0 ? '-' : '+', a / 3600, (a / 60) % 60);
       }
     }
+    AppendUtcOffset(&suffix, offset);
   }
   const auto [days, seconds_of_day] = SplitDays(secs, kSecondsPerDay);
   return FormatDate(days) + " " +
-         FormatTimeOfDay(seconds_of_day, frac, FractionDigits(unit), false) + suffix;
+         FormatTimeOfDay(seconds_of_day, frac, FractionDigits(unit)) + suffix;
 }
 
-std::string Plural(int64_t n, const char* unit) {
-  return fmt::format("{} {}{}", n, unit, (n == 1 || n == -1) ? "" : "s");
-}
-
-// Interval/duration text in DuckDB's style: "1 year 2 months 3 days 04:05:06.5".
+// Intervals and durations as PostgreSQL prints intervals.
 std::string FormatInterval(int64_t months, int64_t days, int64_t nanos) {
-  std::string out;
-  auto add = [&](const std::string& part) {
-    if (!out.empty()) out += ' ';
-    out += part;
-  };
-  if (months / 12 != 0) add(Plural(months / 12, "year"));
-  if (months % 12 != 0) add(Plural(months % 12, "month"));
-  days += nanos / 86400000000000LL;
-  nanos %= 86400000000000LL;
-  if (days != 0) add(Plural(days, "day"));
-  if (nanos != 0 || out.empty()) {
-    const bool neg = nanos < 0;
-    const uint64_t mag = neg ? 0 - static_cast<uint64_t>(nanos) : static_cast<uint64_t>(nanos);
-    add((neg ? "-" : "") + FormatTimeOfDay(static_cast<int64_t>(mag / 1000000000ULL),
-                                           static_cast<int64_t>(mag % 1000000000ULL), 9, true));
-  }
-  return out;
+  return FormatPostgresInterval(months, days, nanos, 9);
 }
 
 std::string FormatDuration(int64_t value, TimeUnit unit) {
@@ -296,7 +270,7 @@ class ValueFormatter {
         const int64_t v =
             id == TypeId::kTime32 ? a.GetValues<int32_t>(1)[i] : a.GetValues<int64_t>(1)[i];
         const auto [secs, frac] = FloorDivMod(v, TimeUnitsPerSecond(a.type->unit));
-        *out += FormatTimeOfDay(secs, frac, FractionDigits(a.type->unit), false);
+        *out += FormatTimeOfDay(secs, frac, FractionDigits(a.type->unit));
         return;
       }
       case TypeId::kTimestamp:

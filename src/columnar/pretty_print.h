@@ -11,15 +11,16 @@
 //   utf8 (inside nested)      'quoted text'
 //   binary                    printable ASCII as is, other bytes as \xNN
 //   date32/date64             2024-03-01
-//   time32/time64             13:45:07.250 (fraction digits = unit precision)
-//   timestamp                 2024-03-01 13:45:07.250000 (ISO 8601 with a space, as
-//                             RFC 3339 allows). Zoned: UTC zones end in "Z"; other
-//                             zones show local time and offset, 2024-03-01
-//                             14:45:07.250000+01:00 (tz=Europe/Paris or tz=+01:00);
-//                             zones missing from the system's zoneinfo fall back to
-//                             UTC + "Z" (common/time_zone.h).
-//   duration                  1 day 02:03:04.5 (DuckDB's interval style)
-//   intervals                 1 year 2 months 3 days 00:00:01.5
+//   time32/time64             13:45:07.25 (PostgreSQL's text: a fraction only when
+//                             non-zero, trailing zeros trimmed)
+//   timestamp                 2024-03-01 13:45:07.25 (as PostgreSQL prints it). Zoned:
+//                             UTC zones end in "+00"; other zones show local time and
+//                             offset, 2024-03-01 14:45:07.25+01 (tz=Europe/Paris or
+//                             tz=+01:00), +05:30 for partial hours; zones missing
+//                             from the system's zoneinfo fall back to UTC + "+00"
+//                             (common/time_zone.h).
+//   duration, intervals       1 year 2 mons 3 days 00:00:01.5, -1 days +02:00:00
+//                             (PostgreSQL's interval style, common/datetime_text.h)
 //   list / fixed_size_list    [1, 2, NULL]
 //   struct                    {a: 1, b: 'x'}
 //   map                       {'k': 1, 'j': 2}

@@ -7,6 +7,7 @@
 
 #include "columnar/builder.h"
 #include "common/calendar.h"
+#include "common/datetime_text.h"
 
 namespace quiver {
 
@@ -169,30 +170,7 @@ std::string FormatTimestamp(int64_t micros, bool with_tz) {
 }
 
 std::string FormatInterval(const IntervalValue& iv) {
-  // PostgreSQL's default "postgres" interval style.
-  std::string out;
-  auto add = [&](int64_t n, const char* unit) {
-    if (n == 0) return;
-    if (!out.empty()) out += ' ';
-    out += fmt::format("{} {}{}", n, unit, (n == 1 || n == -1) ? "" : "s");
-  };
-  const int64_t years = iv.months / 12, months = iv.months % 12;
-  add(years, "year");
-  if (months != 0) {
-    if (!out.empty()) out += ' ';
-    out += fmt::format("{} mon{}", months, (months == 1 || months == -1) ? "" : "s");
-  }
-  add(iv.days, "day");
-  if (iv.micros != 0 || out.empty()) {
-    if (!out.empty()) out += ' ';
-    int64_t us = iv.micros;
-    if (us < 0) {
-      out += '-';
-      us = -us;
-    }
-    out += FormatClock(us);
-  }
-  return out;
+  return FormatPostgresInterval(iv.months, iv.days, iv.micros, 6);
 }
 
 std::string FormatDouble(double v) {

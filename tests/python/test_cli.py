@@ -105,10 +105,11 @@ def test_cat_shows_pyarrow_values(tmp_path):
     assert "NULL" in out
     assert "2.5" in out and "-0.125" in out and "1e+20" in out
     assert "true" in out and "false" in out
-    assert ts.isoformat(" ", "microseconds").replace("+00:00", "Z") in out
+    # As PostgreSQL prints timestamptz: fraction without trailing zeros, +00.
+    assert ts.isoformat(" ", "milliseconds").replace(".250+00:00", ".25+00") in out
     # Zoned timestamps are shown in their zone, with the offset.
     ny = table.column("ts_ny")[0].as_py()
-    assert ny.isoformat(" ", "milliseconds") in out  # 2024-01-01 22:04:05.250-05:00
+    assert ny.isoformat(" ", "milliseconds").replace(".250-05:00", ".25-05") in out  # 2024-01-01 22:04:05.25-05
     assert "3 rows" in out
 
 

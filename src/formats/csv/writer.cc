@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/calendar.h"
+#include "common/datetime_text.h"
 #include "common/half_float.h"
 
 namespace quiver::csv {
@@ -54,19 +55,12 @@ int FractionDigits(TimeUnit unit) {
   return 0;
 }
 
-// HH:MM:SS[.fraction] of `units` since midnight (0 <= units < a day).
+// HH:MM:SS[.fraction] of `units` since midnight (0 <= units < a day), the
+// fraction only when non-zero and without trailing zeros, as PostgreSQL's
+// COPY writes it (pyarrow and DuckDB read both forms).
 void AppendTimeOfDay(std::string* out, int64_t units, TimeUnit unit) {
   const int64_t per_second = TimeUnitsPerSecond(unit);
-  const int64_t seconds = units / per_second;
-  AppendPadded(out, seconds / 3600, 2);
-  out->push_back(':');
-  AppendPadded(out, seconds / 60 % 60, 2);
-  out->push_back(':');
-  AppendPadded(out, seconds % 60, 2);
-  if (per_second > 1) {
-    out->push_back('.');
-    AppendPadded(out, units % per_second, FractionDigits(unit));
-  }
+  AppendClock(out, units / per_second, units % per_second, FractionDigits(unit));
 }
 
 // Decimal text of a little-endian two's complement integer of `words`
@@ -195,7 +189,33 @@ class TimestampFormatter final : public ColumnFormatter {
     AppendDate(out, days);
     out->push_back(' ');
     AppendTimeOfDay(out, time_of_day, type_->unit);
-    if (!type_->timezone.empty()) out->push_back('Z');
+    // Instants are written in UTC, with PostgreSQL's offset text.
+    if (!type_->timezone.empty()) out->append("+00");
+  }
+};
+
+// Intervals as PostgreSQL writes them (IntervalStyle postgres).
+class IntervalFormatter final : public ColumnFormatter {
+ public:
+  using ColumnFormatter::ColumnFormatter;
+  void Append(const ArrayData& a, int64_t i, std::string* out) const override {
+    int64_t months = 0, days = 0, nanos = 0;
+    const uint8_t* raw = a.GetRaw<uint8_t>(1);
+    if (type_->id == TypeId::kIntervalMonths) {
+      months = a.GetValues<int32_t>(1)[i];
+    } else if (type_->id == TypeId::kIntervalDayTime) {
+      int32_t v[2];
+      std::memcpy(v, raw + (a.offset + i) * 8, sizeof(v));
+      days = v[0];
+      nanos = int64_t{v[1]} * 1000000;
+    } else {
+      int32_t md[2];
+      std::memcpy(md, raw + (a.offset + i) * 16, sizeof(md));
+      std::memcpy(&nanos, raw + (a.offset + i) * 16 + 8, sizeof(nanos));
+      months = md[0];
+      days = md[1];
+    }
+    out->append(FormatPostgresInterval(months, days, nanos, 9));
   }
 };
 
@@ -290,6 +310,9 @@ Result<std::unique_ptr<ColumnFormatter>> MakeFormatter(const TypeRef& type) {
     case TypeId::kTime32:
     case TypeId::kTime64: f = std::make_unique<TimeFormatter>(type); break;
     case TypeId::kTimestamp: f = std::make_unique<TimestampFormatter>(type); break;
+    case TypeId::kIntervalMonths:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalMonthDayNano: f = std::make_unique<IntervalFormatter>(type); break;
     case TypeId::kDecimal32:
     case TypeId::kDecimal64:
     case TypeId::kDecimal128:

@@ -50,8 +50,8 @@ TEST(CsvReader, EveryInferredType) {
   EXPECT_EQ(t.rows[1][2], "1969-12-31");
   EXPECT_EQ(t.rows[0][4], "2024-03-01 13:45:07");
   EXPECT_EQ(t.rows[1][4], "2024-03-01 00:00:00");
-  EXPECT_EQ(t.rows[0][5], "2024-03-01 13:45:07.250000000");
-  EXPECT_EQ(t.rows[0][7], "2024-03-01 12:45:07.500000000Z");
+  EXPECT_EQ(t.rows[0][5], "2024-03-01 13:45:07.25");
+  EXPECT_EQ(t.rows[0][7], "2024-03-01 12:45:07.5+00");
   EXPECT_EQ(t.rows[0][10], "NULL");
   EXPECT_EQ(t.rows[1][10], "NULL");
 }
@@ -254,11 +254,11 @@ TEST(CsvReader, ExplicitTypes) {
                          ",0.05,2024-03-01T10:00:00+02:00,,False,0,00:00,,,\n",
                          {}, {}, co));
   EXPECT_EQ(t.type(1), "decimal128(10, 2)");
-  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"7", "-12.30", "2024-03-01 10:00:00.123456Z",
-                                                 "0042", "true", "255", "12:00:00.500000", "0.5",
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"7", "-12.30", "2024-03-01 10:00:00.123456+00",
+                                                 "0042", "true", "255", "12:00:00.5", "0.5",
                                                  "2024-03-01", "-1.500"}));
-  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"NULL", "0.05", "2024-03-01 08:00:00.000000Z",
-                                                 "", "false", "0", "00:00:00.000000", "NULL",
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"NULL", "0.05", "2024-03-01 08:00:00+00",
+                                                 "", "false", "0", "00:00:00", "NULL",
                                                  "NULL", "NULL"}));
   ConvertOptions bad;
   bad.column_types = {{"a", int8()}};

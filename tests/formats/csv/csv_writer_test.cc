@@ -1,6 +1,8 @@
 // CsvWriter: value formatting, RFC 4180 escaping, reader <-> writer round trip.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "columnar/builder.h"
 #include "common/io.h"
 #include "formats/csv/csv_test_util.h"
@@ -75,8 +77,42 @@ TEST(CsvWriter, FormatsTypes) {
        Numbers<int64_t>(time64(TimeUnit::kMicro), {1, 86399999999})});
   EXPECT_EQ(Write(*batch),
             "f,d,ts,tz,t\n"
-            "0.1,1970-01-01,1970-01-01 00:00:01.500,1970-01-02 00:00:00Z,00:00:00.000001\n"
-            "1e+300,1969-12-31,1969-12-31 23:59:59.999,1970-01-01 00:00:00Z,23:59:59.999999\n");
+            "0.1,1970-01-01,1970-01-01 00:00:01.5,1970-01-02 00:00:00+00,00:00:00.000001\n"
+            "1e+300,1969-12-31,1969-12-31 23:59:59.999,1970-01-01 00:00:00+00,23:59:59.999999\n");
+}
+
+// Intervals as PostgreSQL writes them (IntervalStyle postgres); times and
+// timestamps with a fraction only when it is not zero.
+TEST(CsvWriter, IntervalsAndTrimmedFractions) {
+  auto s = schema({field("i", month_day_nano_interval()), field("m", month_interval()),
+                   field("ts", timestamp(TimeUnit::kMicro)), field("t", time64(TimeUnit::kNano))});
+  auto interval = [](int32_t months, int32_t days, int64_t nanos) {
+    std::vector<uint8_t> v(16);
+    std::memcpy(v.data(), &months, 4);
+    std::memcpy(v.data() + 4, &days, 4);
+    std::memcpy(v.data() + 8, &nanos, 8);
+    return v;
+  };
+  std::vector<uint8_t> mdn;
+  for (const auto& v : {interval(14, 3, 14706500000000LL), interval(0, -1, 7200000000000LL),
+                        interval(0, 0, 0), interval(-1, 0, -1500000000LL)}) {
+    mdn.insert(mdn.end(), v.begin(), v.end());
+  }
+  auto batch = RecordBatch::Make(
+      s, 4,
+      {ArrayData::Make(month_day_nano_interval(), 4,
+                       {nullptr, Buffer::CopyFrom(std::string_view(reinterpret_cast<const char*>(mdn.data()),
+                                                                   mdn.size()))
+                                     .ValueOrDie()}),
+       Numbers<int32_t>(month_interval(), {1, 25, 0, -12}),
+       Numbers<int64_t>(timestamp(TimeUnit::kMicro), {1709164800000000LL, 1709208000500000LL, 0, 1}),
+       Numbers<int64_t>(time64(TimeUnit::kNano), {43200000000000LL, 43200500000000LL, 0, 1})});
+  EXPECT_EQ(Write(*batch),
+            "i,m,ts,t\n"
+            "1 year 2 mons 3 days 04:05:06.5,1 mon,2024-02-29 00:00:00,12:00:00\n"
+            "-1 days +02:00:00,2 years 1 mon,2024-02-29 12:00:00.5,12:00:00.5\n"
+            "00:00:00,00:00:00,1970-01-01 00:00:00,00:00:00\n"
+            "-1 mons -00:00:01.5,-1 years,1970-01-01 00:00:00.000001,00:00:00.000000001\n");
 }
 
 TEST(CsvWriter, Decimals) {
