@@ -154,6 +154,10 @@ Result<std::shared_ptr<FileTable>> FileTable::Open(const std::string& name,
   return table;
 }
 
+std::vector<std::pair<std::string, std::string>> FileTable::UnreadableColumns() const {
+  return quiver::UnreadableColumns(*file_schema_);
+}
+
 std::string FileTable::Describe() const {
   const char* fmt_name = files_.empty() ? "?" : formats::FileFormatName(files_[0]->format());
   if (paths_.size() == 1) return fmt::format("{} '{}'", fmt_name, paths_[0]);

@@ -27,6 +27,7 @@ class FileTable final : public TableSource {
                                                  const FileTableOptions& options = {});
   const std::string& name() const override { return name_; }
   SchemaRef schema() const override { return schema_; }
+  std::vector<std::pair<std::string, std::string>> UnreadableColumns() const override;
   int64_t EstimatedRows() const override { return rows_; }
   Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const override;
   std::string Describe() const override;

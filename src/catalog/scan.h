@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/scan_pruning.h"
@@ -78,6 +79,11 @@ class TableSource {
   virtual Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const = 0;
   // "memory table", "Arrow IPC file 'x.arrow'", "3 CSV files 'logs/*.csv'".
   virtual std::string Describe() const = 0;
+  // Columns the source holds but queries cannot read yet (lists, structs,
+  // maps of a file), as (name, type text): left out of schema(), and named
+  // by the binder when a query asks for them, so that none is dropped
+  // without an error.
+  virtual std::vector<std::pair<std::string, std::string>> UnreadableColumns() const { return {}; }
 };
 
 // The output schema of a scan: the table's `columns`, in that order.

@@ -184,9 +184,24 @@ Result<SchemaRef> EngineSchema(const Schema& file_schema, const std::string& whe
     fields.push_back(field(f->name, *t, f->nullable));
   }
   if (fields.empty() && file_schema.num_fields() > 0) {
-    return Status::Unsupported("{}: none of the columns has a type queries can read", where);
+    // A scan needs one column to count rows by (count(*) over such a file
+    // would need a scan of no columns, which the scans do not support yet).
+    std::string list;
+    for (const auto& [name, type] : UnreadableColumns(file_schema)) {
+      list += fmt::format("{}\"{}\" {}", list.empty() ? "" : ", ", name, type);
+    }
+    return Status::Unsupported("{}: none of the columns has a type queries can read yet ({})", where,
+                               list);
   }
   return schema(std::move(fields));
+}
+
+std::vector<std::pair<std::string, std::string>> UnreadableColumns(const Schema& file_schema) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& f : file_schema.fields) {
+    if (!ToEngineType(f->type).ok()) out.emplace_back(f->name, f->type->ToString());
+  }
+  return out;
 }
 
 }  // namespace quiver

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "columnar/array.h"
 #include "common/memory_pool.h"
@@ -20,7 +22,11 @@ Result<RecordBatchRef> ToEngineBatch(const RecordBatchRef& batch, const SchemaRe
 Result<ArrayRef> ToEngineArray(const ArrayRef& in, const TypeRef& to, MemoryPool* pool);
 
 // The engine schema of a file schema. Columns the engine cannot type are left
-// out; none left is an error naming `where`.
+// out (UnreadableColumns lists them); none left is an error naming `where`
+// and them.
 Result<SchemaRef> EngineSchema(const Schema& file_schema, const std::string& where);
+
+// The columns of `file_schema` the engine cannot type, as (name, type text).
+std::vector<std::pair<std::string, std::string>> UnreadableColumns(const Schema& file_schema);
 
 }  // namespace quiver

@@ -335,6 +335,19 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
     }
     return std::move(r.expr);
   }
+  // A column the table holds but queries cannot read (nested file columns).
+  for (Binder* b = binder_; b != nullptr; b = b->parent_) {
+    for (const auto& t : b->scope_) {
+      if (e.names.size() >= 2 && !IdentifierEquals(t.alias, e.names[e.names.size() - 2])) continue;
+      for (const auto& [name, type] : t.unreadable) {
+        if (name == e.names.back()) {
+          return Status::Unsupported("column \"{}\" has type {}, which queries cannot read yet",
+                                     name, type)
+              .WithPosition(e.location);
+        }
+      }
+    }
+  }
   if (e.names.size() >= 2) {
     // Distinguish a missing table from a missing column.
     const std::string& table = e.names[e.names.size() - 2];

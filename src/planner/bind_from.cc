@@ -74,6 +74,7 @@ Result<LogicalOpPtr> Binder::MakeGet(std::shared_ptr<TableSource> table, const s
   }
   const int64_t rows = table->EstimatedRows();
   get->estimated_rows = rows >= 0 ? static_cast<double>(rows) : -1;
+  scope.unreadable = table->UnreadableColumns();
   QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), location));
   return LogicalOpPtr(std::move(get));
 }

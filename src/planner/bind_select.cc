@@ -163,6 +163,21 @@ Status Binder::ExpandSelectList(const SelectNode& node, SelectBinding* sb) {
       for (const auto& table : scope_) {
         if (!qualifier.empty() && !IdentifierEquals(table.alias, qualifier)) continue;
         qualifier_found = true;
+        if (!table.unreadable.empty()) {
+          // `*` means every column: leaving some out would be a silently
+          // different answer.
+          std::string readable;
+          for (size_t c = 0; c < table.names.size(); ++c) {
+            readable += (readable.empty() ? "" : ", ") + table.names[c];
+          }
+          const auto& [name, type] = table.unreadable.front();
+          return Status::Unsupported(
+                     "column \"{}\" of \"{}\" has type {}, which queries cannot read yet, so * "
+                     "cannot list every column; name the columns to read{}",
+                     name, table.alias, type,
+                     readable.empty() ? std::string(" (this table has none other)") : ": " + readable)
+              .WithPosition(t.location);
+        }
         for (size_t c = 0; c < table.names.size(); ++c) {
           if (qualifier.empty() && table.hidden[c]) continue;
           sb->targets.push_back({nullptr,

@@ -77,6 +77,10 @@ struct ScopeTable {
   std::vector<TypeRef> types;
   std::vector<ColumnBinding> bindings;
   std::vector<bool> hidden;  // merged away by USING/NATURAL (still reachable qualified)
+  // Columns of the table that queries cannot read yet (name, type text):
+  // naming one, or `*` over the table, is an error rather than a column
+  // silently missing (TableSource::UnreadableColumns).
+  std::vector<std::pair<std::string, std::string>> unreadable;
 };
 
 class Binder {
