@@ -536,8 +536,9 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "sql", "Run SQL statements over files and tables; with none, on a terminal, open the shell");
   cmd->footer(
       "With no statements on a terminal, opens the interactive shell (\\? there for help).\n"
-      "Files are tables: name them with a quoted identifier or a table function.\n"
+      "Files are tables: name them with a quoted identifier, a string or a table function.\n"
       "  quiver sql \"SELECT count(*) FROM \\\"data/events.arrow\\\"\"\n"
+      "  quiver sql \"SELECT count(*) FROM 'data/events.parquet'\"\n"
       "  quiver sql \"SELECT * FROM read_csv('logs/*.csv', header => true) LIMIT 5\"\n"
       "  quiver sql -f tpch/q01.sql --format csv\n"
       "  quiver sql \"EXPLAIN ANALYZE SELECT ...\"\n"
