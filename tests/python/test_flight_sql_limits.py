@@ -239,15 +239,17 @@ def test_cancel_flight_info_frees_the_query_memory(quiver_bin):
 
         reader = threading.Thread(target=fetch)
         reader.start()
-        # The query holds its hash table (well over 100 MiB) before it is cancelled.
-        poll(lambda: server.rss_kib() > baseline + 100 * 1024 or not reader.is_alive(), "the query's memory")
+        # The query holds its hash table (well over 1 GiB) before it is cancelled.
+        poll(lambda: server.rss_kib() > baseline + 1024 * 1024 or not reader.is_alive(), "the query's memory")
         assert reader.is_alive(), outcome
         assert cancel_flight_info(client, info) == b"\x08\x01"
         reader.join(timeout=120)
         assert not reader.is_alive(), "the cancelled DoGet did not end"
         assert isinstance(outcome.get("error"), fl.FlightCancelledError), outcome
-        # Its memory goes back (a 64 MiB margin for allocator caching).
-        poll(lambda: server.rss_kib() < baseline + 64 * 1024,
+        # Its memory (about 3 GB at its peak) goes back; the margin covers the
+        # allocator's per-thread caches and arenas kept below the trim
+        # threshold (80 MiB above the baseline was seen).
+        poll(lambda: server.rss_kib() < baseline + 192 * 1024,
              f"RSS back near {baseline} KiB (now {server.rss_kib()} KiB)")
         assert_serving(server)
     finally:
