@@ -174,6 +174,28 @@ def cancel_flight_info(client, info):
     return results[0].body.to_pybytes()
 
 
+def start_fetch(client, info):
+    """DoGet of info's first endpoint on a thread; outcome gets "table" or "error"."""
+    outcome = {}
+
+    def fetch():
+        # read_chunk, not read_all: pyarrow turns an ArrowCancelled
+        # (FlightCancelledError is one) raised inside read_all into a
+        # simulated Ctrl-C of the whole process.
+        try:
+            reader = client.do_get(info.endpoints[0].ticket)
+            while True:
+                reader.read_chunk()
+        except StopIteration:
+            outcome["table"] = "complete"
+        except Exception as e:  # noqa: BLE001 - the test inspects it
+            outcome["error"] = e
+
+    reader = threading.Thread(target=fetch)
+    reader.start()
+    return reader, outcome
+
+
 def test_cancel_flight_info_stops_a_running_query(quiver_bin):
     server = Server(quiver_bin, "--verbose")
     try:
@@ -181,23 +203,7 @@ def test_cancel_flight_info_stops_a_running_query(quiver_bin):
         dogets = 0
         for _ in range(2):
             info = client.get_flight_info(fl.FlightDescriptor.for_command(LONG_QUERY.encode()))
-            outcome = {}
-
-            def fetch():
-                # read_chunk, not read_all: pyarrow turns an ArrowCancelled
-                # (FlightCancelledError is one) raised inside read_all into a
-                # simulated Ctrl-C of the whole process.
-                try:
-                    reader = client.do_get(info.endpoints[0].ticket)
-                    while True:
-                        reader.read_chunk()
-                except StopIteration:
-                    outcome["table"] = "complete"
-                except Exception as e:  # noqa: BLE001 - the test inspects it
-                    outcome["error"] = e
-
-            reader = threading.Thread(target=fetch)
-            reader.start()
+            reader, outcome = start_fetch(client, info)
             # --verbose logs each RPC as it starts: cancel once the DoGet runs.
             dogets += 1
             poll(lambda: server.log.count("DoGet peer=") >= dogets or not reader.is_alive(), "the DoGet")
@@ -225,20 +231,7 @@ def test_cancel_flight_info_frees_the_query_memory(quiver_bin):
         assert_serving(server)
         baseline = server.rss_kib()
         info = client.get_flight_info(fl.FlightDescriptor.for_command(HEAVY_QUERY.encode()))
-        outcome = {}
-
-        def fetch():
-            try:
-                reader = client.do_get(info.endpoints[0].ticket)
-                while True:
-                    reader.read_chunk()
-            except StopIteration:
-                outcome["table"] = "complete"
-            except Exception as e:  # noqa: BLE001 - the test inspects it
-                outcome["error"] = e
-
-        reader = threading.Thread(target=fetch)
-        reader.start()
+        reader, outcome = start_fetch(client, info)
         # The query holds its hash table (well over 1 GiB) before it is cancelled.
         poll(lambda: server.rss_kib() > baseline + 1024 * 1024 or not reader.is_alive(), "the query's memory")
         assert reader.is_alive(), outcome
