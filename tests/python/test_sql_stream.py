@@ -56,7 +56,9 @@ def test_ctrl_c_cancels_the_running_query(quiver_bin):
     try:
         # Rows arriving means the query is streaming (and the handler installed).
         assert proc.stdout.readline().strip() == b"x,y"
-        assert proc.stdout.readline().strip() == b"1,1"
+        # No ORDER BY: which row comes first depends on the threads.
+        x, y = map(int, proc.stdout.readline().strip().split(b","))
+        assert 1 <= x <= 100000 and 1 <= y <= 100000
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
