@@ -12,76 +12,18 @@ enforce them): the tests check the error and that nothing was created.
 import csv
 import datetime
 import io
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
-from pathlib import Path
 
 import duckdb
 import pytest
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Postgres:
-    """A throwaway PostgreSQL 15 cluster reached through a Unix socket."""
-
-    def __init__(self):
-        self.dir = Path(tempfile.mkdtemp(prefix="quiver-pg-"))
-        self.root = os.geteuid() == 0
-        if self.root:
-            shutil.chown(self.dir, "postgres", "postgres")
-        self.port = _free_port()
-        data = self.dir / "data"
-        self._run([PG_BIN / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                   "--locale=C.UTF-8", "--no-sync"])
-        self._run([PG_BIN / "pg_ctl", "-D", data, "-l", self.dir / "server.log", "-w", "-t", "60",
-                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=''", "start"])
-
-    def _run(self, cmd):
-        cmd = [str(c) for c in cmd]
-        if self.root:
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
-
-    def csv(self, setup, query):
-        """The result of `query` as PostgreSQL's COPY ... TO STDOUT (FORMAT csv) writes it."""
-        cmd = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", str(self.dir), "-p", str(self.port),
-               "-U", "postgres", "-d", "postgres", "-c", "SET TimeZone = 'UTC'"]
-        # A fresh schema per call: the setup's tables do not leak between tests.
-        cmd += ["-c", "DROP SCHEMA IF EXISTS t CASCADE", "-c", "CREATE SCHEMA t",
-                "-c", "SET search_path = t"]
-        for stmt in setup:
-            cmd += ["-c", stmt]
-        cmd += ["-c", f"COPY ({query}) TO STDOUT WITH (FORMAT csv)"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "PGTZ": "UTC"})
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout
-
-    def stop(self):
-        try:
-            self._run([PG_BIN / "pg_ctl", "-D", self.dir / "data", "-m", "immediate", "stop"])
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
+import pg_oracle
 
 
 @pytest.fixture(scope="module")
 def pg():
-    if not (PG_BIN / "initdb").exists() or shutil.which("psql") is None:
-        pytest.skip("PostgreSQL 15 (Debian's postgresql-15 and psql) is not installed")
-    server = Postgres()
-    yield server
-    server.stop()
+    # A UTF-8 locale: upper('ü') is 'Ü' there, as in a PostgreSQL user's database.
+    with pg_oracle.postgres(locale="C.UTF-8") as server:
+        yield server
 
 
 def quiver_csv(run_quiver, setup, query):

@@ -14,15 +14,10 @@ ADBC's Flight SQL driver in its error details.
 """
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
 
+import pg_oracle
 from flight_fixtures import Server
 
 psycopg = pytest.importorskip("psycopg")
@@ -116,60 +111,15 @@ def _case_params():
 # --- PostgreSQL 15, started for this module ----------------------------------------------------
 
 
-def _pg_bindir():
-    for v in ("15", "16", "17"):
-        d = Path(f"/usr/lib/postgresql/{v}/bin")
-        if (d / "initdb").exists() and (d / "pg_ctl").exists():
-            return d
-    return None
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def pg(tmp_path_factory):
-    bindir = _pg_bindir()
-    if bindir is None:
-        pytest.skip("PostgreSQL (Debian's postgresql-15) is not installed")
-    root = tmp_path_factory.mktemp("pg")
-    as_root = os.geteuid() == 0
-
-    def as_pg(cmd):
-        cmd = [str(c) for c in cmd]
-        return ["runuser", "-u", "postgres", "--", *cmd] if as_root else cmd
-
-    if as_root:
-        # initdb refuses root; the postgres user must reach its directory.
-        os.chmod(root, 0o755)
-        for parent in root.parents:
-            if parent == Path("/"):
-                break
-            os.chmod(parent, os.stat(parent).st_mode | 0o005)
-        shutil.chown(root, "postgres", "postgres")
-    data = root / "data"
-    subprocess.run(as_pg([bindir / "initdb", "-D", data, "-U", "postgres", "--auth=trust",
-                          "-E", "UTF8", "--locale=C", "--no-sync"]),
-                   check=True, capture_output=True)
-    port = _free_port()
-    opts = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c shared_buffers=16MB -c autovacuum=off")
-    subprocess.run(as_pg([bindir / "pg_ctl", "-D", data, "-l", root / "server.log", "-w",
-                          "-t", "60", "-o", opts, "start"]),
-                   check=True, capture_output=True, start_new_session=True)
-    try:
-        conn = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres",
-                               autocommit=True)
-        version = conn.execute("SHOW server_version").fetchone()[0]
-        assert version.split(".")[0] == "15" or bindir.parent.name != "15", version
-        yield conn
-        conn.close()
-    finally:
-        subprocess.run(as_pg([bindir / "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
-                       capture_output=True)
+def pg():
+    with pg_oracle.postgres(tcp=True) as server:
+        conn = server.connect(autocommit=True)
+        try:
+            assert conn.execute("SHOW server_version").fetchone()[0].split(".")[0] == "15"
+            yield conn
+        finally:
+            conn.close()
 
 
 def pg_sqlstate(conn, sql):

@@ -16,19 +16,14 @@ one row and a table with no rows. REFUSED lists what Quiver does not do yet:
 each must fail with an "unsupported: ..." error, never give an answer.
 """
 
-import decimal
-import math
-import os
-import shutil
-import socket
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pyarrow.ipc as ipc
 import pytest
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+import pg_oracle
+
 
 # id, g (partition key, NULLs), h, v (order key with ties and NULLs), x (float), d (numeric)
 ROWS = [
@@ -267,112 +262,16 @@ ERRORS = [
 ]
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def pg():
-    if not (PG_BIN / "initdb").exists() or shutil.which("psql") is None:
-        pytest.skip("PostgreSQL 15 (Debian's postgresql-15) is not installed")
-    root = os.geteuid() == 0
-    tmp = Path(tempfile.mkdtemp(prefix="quiver-pg-"))
-    os.chmod(tmp, 0o755)
-    if root:
-        shutil.chown(tmp, "postgres", "postgres")
-
-    def as_pg(cmd):
-        cmd = [str(c) for c in cmd]
-        return ["runuser", "-u", "postgres", "--", *cmd] if root else cmd
-
-    data = tmp / "data"
-    subprocess.run(as_pg([PG_BIN / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E",
-                          "UTF8", "--locale=C", "--no-sync"]), check=True, capture_output=True)
-    port = _free_port()
-    opts = f"-p {port} -k {tmp} -c listen_addresses='' -c fsync=off"
-    subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-l", tmp / "server.log", "-w", "-o", opts,
-                          "start"]), check=True, capture_output=True, start_new_session=True)
-    base = ["psql", "-X", "-q", "-h", str(tmp), "-p", str(port), "-U", "postgres", "-d", "postgres",
-            "-v", "ON_ERROR_STOP=1"]
-
-    def query(sql):
-        proc = subprocess.run(base + ["-A", "-t", "-F", "\t", "-P", "null=\\N", "-c", sql],
-                              capture_output=True, text=True, timeout=60)
-        assert proc.returncode == 0, f"PostgreSQL failed on {sql}:\n{proc.stderr}"
-        return [line.split("\t") for line in proc.stdout.split("\n") if line != ""]
-
-    try:
-        subprocess.run(base + ["-c", SETUP], check=True, capture_output=True)
-        yield query
-    finally:
-        subprocess.run(as_pg([PG_BIN / "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]),
-                       capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def quiver_rows(quiver_bin, sql):
-    proc = subprocess.run([str(quiver_bin), "sql", "--format", "arrow", SETUP + sql],
-                          capture_output=True, timeout=120)
-    assert proc.returncode == 0, f"Quiver failed on {sql}:\n{proc.stderr.decode()}"
-    table = ipc.open_stream(proc.stdout).read_all()
-    # By position: several columns may share a name (rank, rank).
-    return [list(r) for r in zip(*(c.to_pylist() for c in table.columns))]
-
-
-def _norm(v):
-    """A value as a comparable key: None, a float, or exact text as PostgreSQL prints it."""
-    if v is None or v == "\\N":
-        return None
-    if isinstance(v, bool):
-        return "t" if v else "f"
-    if isinstance(v, float):
-        return v
-    if isinstance(v, (int, decimal.Decimal)):
-        return str(v)
-    return v
-
-
-def _same(a, b):
-    if a is None or b is None:
-        return a is b
-    if isinstance(a, float) or isinstance(b, float):
-        try:
-            x, y = float(a), float(b)
-        except ValueError:
-            return False
-        if math.isnan(x) or math.isnan(y):
-            return math.isnan(x) and math.isnan(y)
-        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
-    if a == b:
-        return True
-    # numeric results print with PostgreSQL's scale; Quiver's may carry another scale.
-    try:
-        return decimal.Decimal(a) == decimal.Decimal(b)
-    except decimal.InvalidOperation:
-        return False
-
-
-def _sort_key(row):
-    return [("" if v is None else str(v)) for v in row]
+    with pg_oracle.postgres() as server:
+        server.execute(SETUP)
+        yield server
 
 
 @pytest.mark.parametrize("sql", QUERIES)
 def test_window_matches_postgres(quiver_bin, pg, sql):
-    ours = [[_norm(v) for v in r] for r in quiver_rows(quiver_bin, sql)]
-    theirs = [[_norm(v) for v in r] for r in pg(sql)]
-    assert len(ours) == len(theirs), f"{sql}\nquiver {len(ours)} rows, postgres {len(theirs)}"
-    # Rows as multisets: match each of ours to an equal row of theirs.
-    remaining = sorted(theirs, key=_sort_key)
-    for row in sorted(ours, key=_sort_key):
-        for i, cand in enumerate(remaining):
-            if len(cand) == len(row) and all(_same(a, b) for a, b in zip(row, cand)):
-                del remaining[i]
-                break
-        else:
-            pytest.fail(f"{sql}\nQuiver row {row} is not in PostgreSQL's answer:\n"
-                        + "\n".join(map(str, sorted(theirs, key=_sort_key))))
+    pg_oracle.assert_same_rows(pg_oracle.quiver_rows(quiver_bin, SETUP + sql), pg(sql), sql)
 
 
 @pytest.mark.parametrize("sql,message", REFUSED + ERRORS)
