@@ -104,6 +104,8 @@ std::string ChildrenToString(const std::vector<FieldRef>& children) {
 }  // namespace
 
 std::string DataType::ToString() const {
+  // A utf8-stored extension type (columnar/extension_type.h), as Arrow prints one.
+  if (id == TypeId::kString && !timezone.empty()) return "extension<" + timezone + ">";
   switch (id) {
     case TypeId::kNull: return "null";
     case TypeId::kBool: return "bool";
@@ -175,6 +177,10 @@ bool DataType::Equals(const DataType& o, bool check_metadata) const {
       return unit == o.unit;
     case TypeId::kTimestamp:
       return unit == o.unit && timezone == o.timezone;
+    case TypeId::kString:
+      // The extension a utf8 type carries (columnar/extension_type.h).
+      if (timezone != o.timezone) return false;
+      break;
     case TypeId::kFixedSizeBinary:
       return byte_width == o.byte_width;
     case TypeId::kDecimal32:

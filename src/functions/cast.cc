@@ -8,7 +8,9 @@
 #include <string>
 
 #include "common/calendar.h"
+#include "functions/json_scan.h"
 #include "functions/kernel_util.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -881,10 +883,76 @@ Result<ArrayRef> CastToBinary(const VectorRef& in, int64_t n, const TypeRef& to,
   return out.Finish();
 }
 
+// Casts that involve json or jsonb: text <-> json <-> jsonb, and jsonb's
+// scalars to boolean and numbers (as PostgreSQL's jsonb_int4 ...).
+bool CanCastJson(const DataType& from, const DataType& to) {
+  const bool plain_text_from = from.id == TypeId::kString && ExtensionName(from).empty();
+  const bool plain_text_to = to.id == TypeId::kString && ExtensionName(to).empty();
+  if (IsJsonOrJsonb(to)) return plain_text_from || IsJsonOrJsonb(from);
+  if (plain_text_to) return true;
+  if (IsJsonb(from)) return to.id == TypeId::kBool || IsNumericType(to);
+  return false;
+}
+
+// The text of json / jsonb rows (same buffers, type utf8).
+ArrayData RetypedAsText(const ArrayData& a) {
+  ArrayData t = a;
+  t.type = utf8();
+  return t;
+}
+
+Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, MemoryPool* pool) {
+  const DataType& from = *in.array->type;
+  if (to->id == TypeId::kString) {
+    StringAccess get(in);
+    kernels::StringOutput out(to, n, pool);
+    std::string buf;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!in.IsValid(i)) {
+        QUIVER_RETURN_NOT_OK(out.AppendNull());
+        continue;
+      }
+      const std::string_view s = get(i);
+      if (IsJsonb(*to) && !IsJsonb(from)) {
+        QUIVER_RETURN_NOT_OK(json::ToJsonb(s, &buf));
+        QUIVER_RETURN_NOT_OK(out.Append(buf));
+        continue;
+      }
+      // jsonb -> json keeps jsonb's text, as PostgreSQL does.
+      if (IsJson(*to) && !IsJsonOrJsonb(from)) QUIVER_RETURN_NOT_OK(json::Validate(s));
+      QUIVER_RETURN_NOT_OK(out.Append(s));
+    }
+    return out.Finish();
+  }
+  // jsonb scalar -> boolean or a number: check the kind, then cast its text.
+  StringAccess get(in);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!in.IsValid(i)) continue;
+    const json::Kind k = json::KindOf(get(i));
+    const bool ok = to->id == TypeId::kBool ? (k == json::Kind::kTrue || k == json::Kind::kFalse)
+                                            : k == json::Kind::kNumber;
+    if (!ok) {
+      const char* what = json::KindName(k);
+      if (k == json::Kind::kNumber) what = "numeric";
+      return Status::Invalid("cannot cast jsonb {} to type {}", what, PgTypeName(*to))
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    }
+  }
+  const ArrayData text = RetypedAsText(*in.array);
+  VectorRef t{&text, in.sel, in.constant};
+  if (IsIntegerType(*to)) {
+    // numeric -> integer rounds half away from zero ('1.5'::jsonb::int = 2).
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef d, CastVector(t, n, decimal128(kMaxDecimalPrecision, 0), pool));
+    return CastVector(VectorRef{d.get(), nullptr, false}, n, to, pool);
+  }
+  return CastVector(t, n, to, pool);
+}
+
 }  // namespace
 
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.id == TypeId::kNull || from.Equals(to)) return true;
+  if (IsJsonOrJsonb(from) || IsJsonOrJsonb(to)) return CanCastJson(from, to);
   const TypeCategory f = CategoryOf(from), t = CategoryOf(to);
   if (f == TypeCategory::kString || t == TypeCategory::kString) return true;
   if (f == TypeCategory::kNumeric && t == TypeCategory::kNumeric) return true;
@@ -907,6 +975,7 @@ Result<ArrayRef> CastVector(const VectorRef& in, int64_t n, const TypeRef& to, M
     return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
         .WithSqlState(sqlstate::kCannotCoerce);
   }
+  if (IsJsonOrJsonb(from) || IsJsonOrJsonb(*to)) return CastJson(in, n, to, pool);
   switch (to->id) {
     case TypeId::kInt16:
     case TypeId::kInt32:

@@ -2,10 +2,15 @@
 #include <algorithm>
 #include <limits>
 
+#include "columnar/extension_type.h"
 #include "functions/function.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
+
+// In functions/json_functions.cc (declared here, not in function.h, which
+// most of the engine includes).
+void RegisterJsonFunctions(FunctionRegistry* r);
 
 TypeRef AnyDecimal() {
   static const TypeRef t = [] {
@@ -49,6 +54,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterMathFunctions(r);
     RegisterDateTimeFunctions(r);
     RegisterAggregateFunctions(r);
+    RegisterJsonFunctions(r);
     return r;
   }();
   return *registry;
@@ -153,6 +159,9 @@ int ArgCost(const ArgInfo& arg, const DataType& param) {
     return param.id == TypeId::kString ? 1 : 2;
   }
   if (t.id == TypeId::kNull) return 1;
+  // json and jsonb are text underneath but, as in PostgreSQL, neither passes
+  // for text nor text for them without a cast.
+  if (ExtensionName(t) != ExtensionName(param)) return kNoMatch;
   if (IsAnyDecimal(param)) {
     if (t.id == TypeId::kDecimal128) return 0;
     if (IsIntegerType(t)) return 10 + (4 - NumericRank(t));
@@ -239,8 +248,14 @@ std::vector<ArgInfo> ResolveUnknownOperands(const std::vector<ArgInfo>& args) {
 Result<BoundFunction> FunctionRegistry::ResolveScalar(const std::string& name,
                                                       const std::vector<ArgInfo>& raw_args,
                                                       bool is_operator) const {
-  const std::vector<ArgInfo> args = is_operator ? ResolveUnknownOperands(raw_args) : raw_args;
+  std::vector<ArgInfo> args = is_operator ? ResolveUnknownOperands(raw_args) : raw_args;
   QUIVER_ASSIGN_OR_RAISE(auto picked, PickCandidate(scalars_, name, args));
+  if (picked.first == nullptr && is_operator) {
+    // No operator takes the literal as the other operand's type (json ->
+    // 'key' has a text key): resolve with the literal still unknown.
+    args = raw_args;
+    QUIVER_ASSIGN_OR_RAISE(picked, PickCandidate(scalars_, name, args));
+  }
   const ScalarFunction* f = picked.first;
   if (f == nullptr) {
     if (is_operator) {

@@ -10,6 +10,7 @@
 #include "common/calendar.h"
 #include "execution/expression/expression_executor.h"
 #include "optimizer/optimizer.h"
+#include "vector/json_type.h"
 
 namespace quiver::optimizer {
 
@@ -113,6 +114,7 @@ void Fold(ExprPtr* e) {
     UnwrapDateCast(e);
     return;
   }
+  if (!ValueCanHold(*x.return_type)) return;  // json, jsonb (vector/json_type.h)
   auto v = exec::EvaluateConstant(x);
   if (!v.ok()) return;
   Value value = std::move(v).ValueOrDie();

@@ -28,6 +28,7 @@
 // scan, so the projection sees each row of the table exactly once.
 #include <map>
 
+#include "columnar/extension_type.h"
 #include "functions/cast.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
@@ -65,7 +66,8 @@ LogicalOpPtr MakeProjection(int table_index, std::vector<ExprPtr> exprs, Logical
 
 bool IsAssignable(const DataType& from, const DataType& to) {
   return from.id == TypeId::kNull || CanCastImplicitly(from, to) ||
-         (CategoryOf(from) == CategoryOf(to) && CanCast(from, to)) || to.id == TypeId::kString;
+         (CategoryOf(from) == CategoryOf(to) && CanCast(from, to)) ||
+         (to.id == TypeId::kString && ExtensionName(to).empty());
 }
 
 Result<std::shared_ptr<MemoryTable>> Binder::BindTargetTable(const std::string& name, int location,

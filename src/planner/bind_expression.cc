@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "functions/cast.h"
 #include "planner/expression_binder.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -131,7 +132,7 @@ ExprPtr ExpressionBinder::ResolveUnknown(ExprPtr e, const TypeRef& to) {
   if (!e->unknown_literal) return e;
   e->unknown_literal = false;
   if (to != nullptr && !to->Equals(*utf8())) {
-    if (const auto* c = e->TryAs<ConstantExpression>()) {
+    if (const auto* c = ValueCanHold(*to) ? e->TryAs<ConstantExpression>() : nullptr) {
       auto v = CastValue(c->value, to);
       if (v.ok()) return MakeConstant(std::move(v).ValueOrDie());
     }
@@ -150,6 +151,9 @@ Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int locat
     e->unknown_literal = false;
     auto v = CastValue(e->As<ConstantExpression>().value, to);
     if (!v.ok()) return v.status().WithPosition(location);
+    // A bad json literal failed above, with its position; a good one stays
+    // a cast (json cannot be a constant Value).
+    if (!ValueCanHold(*to)) return MakeCast(std::move(e), to);
     auto c = MakeConstant(std::move(v).ValueOrDie());
     c->alias = e->alias;
     return c;
@@ -163,6 +167,7 @@ Result<ExprPtr> ExpressionBinder::CastTo(ExprPtr e, const TypeRef& to, int locat
   if (e->type == ExprType::kConstant) {
     auto v = CastValue(e->As<ConstantExpression>().value, to);
     if (!v.ok()) return v.status().WithPosition(location);
+    if (!ValueCanHold(*to)) return MakeCast(std::move(e), to);
     auto c = MakeConstant(std::move(v).ValueOrDie());
     c->alias = e->alias;
     return c;
@@ -423,12 +428,21 @@ Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
     args.push_back(std::move(b));
   }
   std::string op = e.name;
+  if (op == "||" && args.size() == 2) {
+    // jsonb || jsonb merges values (a jsonb operator); concatenating their
+    // text would be wrong.
+    const bool l = IsJsonb(*args[0]->return_type), r = IsJsonb(*args[1]->return_type);
+    if ((l && (r || args[1]->unknown_literal)) || (r && args[0]->unknown_literal)) {
+      return Status::Unsupported("the jsonb || jsonb operator").WithPosition(e.location);
+    }
+  }
   if (op == "||") {
     // anything || text: the non-text side is converted to text (anynonarray || text).
     for (auto& a : args) {
       if (a->unknown_literal) {
         a = ResolveUnknown(std::move(a));
-      } else if (a->return_type->id != TypeId::kString && a->return_type->id != TypeId::kNull) {
+      } else if ((a->return_type->id != TypeId::kString || IsJsonOrJsonb(*a->return_type)) &&
+                 a->return_type->id != TypeId::kNull) {
         a = MakeCast(std::move(a), utf8());
       }
     }

@@ -5,6 +5,7 @@
 
 #include "functions/cast.h"
 #include "planner/expression_binder.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -408,6 +409,18 @@ Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
         e->alias = o.expr->ToString();
         select_exprs.push_back(std::move(e));
       }
+    }
+    // Sorting json's or jsonb's text would not give PostgreSQL's order.
+    const DataType& key_type = *select_exprs[static_cast<size_t>(column)]->return_type;
+    if (IsJson(key_type)) {
+      return Status::Invalid("could not identify an ordering operator for type json")
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithHint("Use an explicit ordering operator or modify the query.")
+          .WithPosition(o.expr->location);
+    }
+    if (IsJsonb(key_type)) {
+      return Status::Unsupported("ORDER BY a jsonb value (jsonb's ordering is not implemented)")
+          .WithPosition(o.expr->location);
     }
     sb->order.push_back({column, o.descending, nulls_first});
   }

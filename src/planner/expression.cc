@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "functions/cast.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -312,7 +313,7 @@ ExprPtr MakeConstant(Value v) { return std::make_unique<ConstantExpression>(std:
 
 ExprPtr MakeCast(ExprPtr child, TypeRef to) {
   if (child->return_type->Equals(*to)) return child;
-  if (child->type == ExprType::kConstant) {
+  if (child->type == ExprType::kConstant && ValueCanHold(*to)) {
     auto v = CastValue(child->As<ConstantExpression>().value, to);
     if (v.ok()) {
       auto c = MakeConstant(std::move(v).ValueOrDie());

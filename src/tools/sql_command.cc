@@ -38,6 +38,7 @@
 #include "sql/parser.h"
 #include "tools/commands.h"
 #include "tools/shell/shell.h"
+#include "vector/json_type.h"
 
 namespace quiver::cli {
 namespace {
@@ -117,7 +118,8 @@ void ReportError(const Status& st, std::string_view text, const SqlArgs& args) {
   std::fflush(stderr);
 }
 
-std::string JsonValue(const Value& v) {
+// `type`: the column's (a Value of json or jsonb says text).
+std::string JsonValue(const Value& v, const DataType& type) {
   if (v.is_null()) return "null";
   switch (v.type()->id) {
     case TypeId::kBool:
@@ -133,6 +135,10 @@ std::string JsonValue(const Value& v) {
       if (d != d || d == 1.0 / 0.0 || d == -1.0 / 0.0) return JsonString(v.ToString());
       return v.ToString();
     }
+    case TypeId::kString:
+      // json and jsonb values are JSON already: embedded, not quoted.
+      if (IsJsonOrJsonb(type)) return v.str();
+      return JsonString(v.str());
     default:
       return JsonString(v.ToString());
   }
@@ -159,7 +165,7 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
         for (int c = 0; c < b->num_columns(); ++c) {
           if (c) out += ", ";
           out += JsonString(r.schema->field(c)->name) + ": " +
-                 JsonValue(ValueFromArray(*b->column(c), i));
+                 JsonValue(ValueFromArray(*b->column(c), i), *b->column(c)->type);
         }
         out += "}\n";
       }
@@ -216,7 +222,7 @@ Status PrintStream(QueryStream& stream, const SqlArgs& args) {
         for (int c = 0; c < b->num_columns(); ++c) {
           if (c) out += ", ";
           out += JsonString(schema->field(c)->name) + ": " +
-                 JsonValue(ValueFromArray(*b->column(c), i));
+                 JsonValue(ValueFromArray(*b->column(c), i), *b->column(c)->type);
         }
         out += "}\n";
       }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "vector/json_type.h"
+
 namespace quiver {
 
 bool IsEngineType(const DataType& t) {
@@ -98,6 +100,8 @@ std::string PgTypeName(const DataType& t) {
     case TypeId::kDecimal128:
       return "numeric";
     case TypeId::kString:
+      if (IsJson(t)) return "json";
+      if (IsJsonb(t)) return "jsonb";
       return "text";
     case TypeId::kBinary:
       return "bytea";
@@ -156,9 +160,11 @@ Result<TypeRef> TypeFromSqlName(const std::string& raw_name, const std::vector<i
   }
   if (name == "text" || name == "varchar" || name == "char" || name == "bpchar" ||
       name == "character" || name == "character varying" || name == "string" ||
-      name == "name" || name == "json") {
+      name == "name") {
     return utf8();
   }
+  if (name == "json") return json_type();
+  if (name == "jsonb") return jsonb_type();
   if (name == "bool" || name == "boolean") return boolean();
   if (name == "bytea" || name == "blob") return binary();
   if (name == "date") return date32();

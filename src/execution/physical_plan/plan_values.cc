@@ -4,6 +4,7 @@
 #include "execution/operators/physical_values.h"
 #include "execution/physical_plan/plan_generator_internal.h"
 #include "functions/cast.h"
+#include "vector/json_type.h"
 
 namespace quiver::exec::internal {
 
@@ -18,7 +19,15 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalValue
       }
       values.push_back(std::move(v));
     }
-    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ArrayFromValues(values, op.types[c]));
+    // A Value of json or jsonb is text (vector/json_type.h): build the text
+    // (validated and normalised by CastValue above), then give it its type.
+    const bool retype = !ValueCanHold(*op.types[c]);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ArrayFromValues(values, retype ? utf8() : op.types[c]));
+    if (retype) {
+      auto typed = std::make_shared<ArrayData>(*a);
+      typed->type = op.types[c];
+      a = std::move(typed);
+    }
     cols.push_back(std::move(a));
   }
   return PhysicalOpPtr(std::make_unique<PhysicalValues>(op.types, std::move(cols),

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "columnar/extension_type.h"
+
 namespace quiver::ipc::internal {
 namespace {
 
@@ -416,7 +418,18 @@ FbFieldOffset FieldToFlatbuffer(flatbuffers::FlatBufferBuilder& fbb, const Field
   auto [tag, table] = TypeToFlatbuffer(fbb, *type);
   auto name = fbb.CreateString(field.name);
   auto kids = fbb.CreateVector(children);
-  auto meta = field.metadata.empty() ? 0 : MetadataToFlatbuffer(fbb, field.metadata);
+  KeyValueMetadata metadata = field.metadata;
+  if (!ExtensionName(*type).empty()) {
+    // An extension type (SQL's json: arrow.json) travels as Arrow's field
+    // metadata, so readers such as pyarrow see the extension's name.
+    bool named = false;
+    for (const auto& kv : metadata) named |= kv.first == "ARROW:extension:name";
+    if (!named) {
+      metadata.emplace_back("ARROW:extension:name", ExtensionName(*type));
+      metadata.emplace_back("ARROW:extension:metadata", "");
+    }
+  }
+  auto meta = metadata.empty() ? 0 : MetadataToFlatbuffer(fbb, metadata);
   return fb::CreateField(fbb, name, field.nullable, tag, table, dict, kids, meta);
 }
 

@@ -1,0 +1,102 @@
+// The JSON scanner (functions/json_scan.h) on its own: PostgreSQL's error
+// texts, jsonb's normal form, navigation, and malformed text handed to the
+// navigation functions (which must answer "not found", never read past the
+// view). Expected strings are PostgreSQL 15's.
+#include "functions/json_scan.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace quiver::json {
+namespace {
+
+std::string Jsonb(std::string_view text) {
+  std::string out;
+  Status st = ToJsonb(text, &out);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return out;
+}
+
+std::string ErrorDetail(std::string_view text, bool jsonb = false) {
+  Status st = Validate(text, jsonb);
+  EXPECT_FALSE(st.ok()) << text;
+  return st.detail();
+}
+
+TEST(JsonScan, ValidatesLikePostgres) {
+  EXPECT_TRUE(Validate(" {\"a\": [1, -2.5e3, true, null, \"x\\u00e9\"]} ").ok());
+  EXPECT_TRUE(Validate("\"\\u0000\"").ok());
+  EXPECT_EQ(ErrorDetail("abc"), "Token \"abc\" is invalid.\nCONTEXT:  JSON data, line 1: abc");
+  EXPECT_EQ(ErrorDetail("{\"a\":}"),
+            "Expected JSON value, but found \"}\".\nCONTEXT:  JSON data, line 1: {\"a\":}");
+  EXPECT_EQ(ErrorDetail("{\"a\" 1}"),
+            "Expected \":\", but found \"1\".\nCONTEXT:  JSON data, line 1: {\"a\" 1...");
+  EXPECT_EQ(ErrorDetail("[1,2"),
+            "The input string ended unexpectedly.\nCONTEXT:  JSON data, line 1: [1,2");
+  EXPECT_EQ(ErrorDetail("01"), "Token \"01\" is invalid.\nCONTEXT:  JSON data, line 1: 01");
+  EXPECT_EQ(ErrorDetail("{1:2}"),
+            "Expected string or \"}\", but found \"1\".\nCONTEXT:  JSON data, line 1: {1...");
+  EXPECT_EQ(ErrorDetail("\"\\u0000\"", true),
+            "\\u0000 cannot be converted to text.\nCONTEXT:  JSON data, line 1: \"\\u0000...");
+  EXPECT_EQ(Validate("\"\\u0000\"", true).SqlState(), "22P05");
+  EXPECT_EQ(Validate("[1,]").SqlState(), "22P02");
+  // Nesting deeper than any recursion limit validates without recursion.
+  EXPECT_TRUE(Validate(std::string(100000, '[') + std::string(100000, ']')).ok());
+}
+
+TEST(JsonScan, JsonbNormalForm) {
+  EXPECT_EQ(Jsonb("{\"b\":[1,2],\"a\":1}"), "{\"a\": 1, \"b\": [1, 2]}");
+  EXPECT_EQ(Jsonb("{\"aa\":1,\"b\":2,\"a\":3,\"a\":4}"), "{\"a\": 4, \"b\": 2, \"aa\": 1}");
+  EXPECT_EQ(Jsonb("\"\\u00e9\\/\\u0001\""), "\"\xc3\xa9/\\u0001\"");
+  EXPECT_EQ(Jsonb("[1e2, 1.0e1, 1.00e1, 0.1e-2, -0, -0.0, 5E+3]"),
+            "[100, 10, 10.0, 0.001, 0, 0.0, 5000]");
+  EXPECT_EQ(Jsonb("{}"), "{}");
+  EXPECT_EQ(Jsonb(" [ ] "), "[]");
+}
+
+TEST(JsonScan, Navigation) {
+  std::string_view v;
+  const std::string doc = "{\"a\": 1, \"b\": [10, {\"c\": \"x\"}], \"a\": 2, \"k\\\"q\": 3}";
+  ASSERT_TRUE(ObjectField(doc, "a", &v));
+  EXPECT_EQ(v, "2");  // the last duplicate, as PostgreSQL's json operators
+  ASSERT_TRUE(ObjectField(doc, "k\"q", &v));
+  EXPECT_EQ(v, "3");
+  ASSERT_TRUE(ObjectField(doc, "b", &v));
+  EXPECT_EQ(v, "[10, {\"c\": \"x\"}]");
+  std::string_view e;
+  ASSERT_TRUE(ArrayElement(v, -1, &e));
+  EXPECT_EQ(e, "{\"c\": \"x\"}");
+  EXPECT_FALSE(ArrayElement(v, 2, &e));
+  EXPECT_FALSE(ArrayElement(v, -3, &e));
+  EXPECT_FALSE(ObjectField("[1]", "a", &v));
+  EXPECT_EQ(KindOf(" \"s\""), Kind::kString);
+  std::string text;
+  ASSERT_TRUE(ValueText("\"a\\nb\"", &text).ValueOrDie());
+  EXPECT_EQ(text, "a\nb");
+  EXPECT_FALSE(ValueText("null", &text).ValueOrDie());
+}
+
+TEST(JsonScan, MalformedTextIsNotFound) {
+  std::string_view v;
+  for (std::string_view bad : {"{", "{\"a", "{\"a\":", "{\"a\": [1, 2", "[\"x", "{\"a\" 1}", ""}) {
+    EXPECT_FALSE(ObjectField(bad, "a", &v)) << bad;
+    EXPECT_FALSE(ArrayElement(bad, 0, &v)) << bad;
+  }
+}
+
+TEST(JsonScan, Containment) {
+  EXPECT_TRUE(Contains("{\"a\": [1, 2], \"b\": 1}", "{\"a\": [2]}"));
+  EXPECT_FALSE(Contains("{\"a\": [1, 2]}", "{\"a\": 1}"));
+  EXPECT_TRUE(Contains("[1, 2]", "1"));
+  EXPECT_FALSE(Contains("[[1, 2]]", "[1]"));
+  EXPECT_TRUE(Contains("{\"a\": 1.0}", "{\"a\": 1}"));
+  EXPECT_TRUE(Equal("{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"a\": 1.00}"));
+  EXPECT_FALSE(Equal("[1, 2]", "[2, 1]"));
+  EXPECT_TRUE(HasKey("[\"a\", 1]", "a"));
+  EXPECT_FALSE(HasKey("[\"a\", 1]", "1"));
+}
+
+}  // namespace
+}  // namespace quiver::json
