@@ -60,6 +60,7 @@ class ScanPlan {
     std::atomic<int64_t> rows_read{0};
     std::atomic<int64_t> bytes_read{0};
     std::atomic<int64_t> files{0};
+    std::atomic<int64_t> files_skipped{0};  // whole files ruled out by virtual columns
   };
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }
@@ -84,6 +85,13 @@ class TableSource {
   // by the binder when a query asks for them, so that none is dropped
   // without an error.
   virtual std::vector<std::pair<std::string, std::string>> UnreadableColumns() const { return {}; }
+  // Lines EXPLAIN prints under the scan's line (foreign tables: arrow_fdw's
+  // referenced columns, Stats-Hint and per-file bytes); `plan` is the
+  // executed plan under EXPLAIN ANALYZE, else null. Empty: none.
+  virtual std::vector<std::string> ExplainLines(const ScanRequest& request,
+                                                const ScanPlan* plan) const {
+    return {};
+  }
 };
 
 // The output schema of a scan: the table's `columns`, in that order.

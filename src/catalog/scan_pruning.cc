@@ -28,11 +28,47 @@ std::string ScanPredicate::ToString(const std::string& col) const {
       for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + v(i);
       return s + ")";
     }
+    case kPrefix:
+      return col + " LIKE " + (values.empty() ? std::string("?") : Value::Text(values[0].str() + "%").ToSqlLiteral());
+    case kOr:
+    case kAnd:
+      return "(" + std::to_string(children.size()) + " terms)";
   }
   return col;
 }
 
+std::string ScanPredicate::ToString(const std::vector<std::string>& names) const {
+  if (op == kOr || op == kAnd) {
+    std::string s = "(";
+    for (size_t i = 0; i < children.size(); ++i)
+      s += (i ? (op == kOr ? " OR " : " AND ") : "") + children[i].ToString(names);
+    return s + ")";
+  }
+  const size_t c = static_cast<size_t>(column);
+  return ToString(c < names.size() ? names[c] : std::string("?"));
+}
+
+void ScanPredicate::Columns(std::vector<int>* out) const {
+  if (op == kOr || op == kAnd) {
+    for (const auto& p : children) p.Columns(out);
+  } else {
+    out->push_back(column);
+  }
+}
+
 bool UnitMayMatch(const UnitStatistics& stats, const ScanPredicate& p) {
+  if (p.op == ScanPredicate::kOr) {
+    for (const auto& branch : p.children) {
+      if (UnitMayMatch(stats, branch)) return true;
+    }
+    return p.children.empty();
+  }
+  if (p.op == ScanPredicate::kAnd) {
+    for (const auto& term : p.children) {
+      if (!UnitMayMatch(stats, term)) return false;
+    }
+    return true;
+  }
   const size_t c = static_cast<size_t>(p.column);
   if (c >= stats.min.size()) return true;
   const Value& lo = stats.min[c];
@@ -62,6 +98,17 @@ bool UnitMayMatch(const UnitStatistics& stats, const ScanPredicate& p) {
     case ScanPredicate::kBetween:
       if (!comparable(p.values[0]) || !comparable(p.values[1])) return true;
       return hi.Compare(p.values[0]) >= 0 && lo.Compare(p.values[1]) <= 0;
+    case ScanPredicate::kPrefix: {
+      // The strings starting with `prefix` are [prefix, successor), where the
+      // successor is the prefix with its last byte below 0xff incremented.
+      if (!comparable(p.values[0])) return true;
+      if (hi.Compare(p.values[0]) < 0) return false;
+      std::string succ = p.values[0].str();
+      while (!succ.empty() && static_cast<unsigned char>(succ.back()) == 0xff) succ.pop_back();
+      if (succ.empty()) return true;
+      succ.back() = static_cast<char>(static_cast<unsigned char>(succ.back()) + 1);
+      return lo.Compare(Value::Text(succ)) < 0;
+    }
     case ScanPredicate::kIn:
       for (const Value& v : p.values) {
         if (!comparable(v)) return true;

@@ -19,11 +19,20 @@
 namespace quiver {
 
 struct ScanPredicate {
-  enum Op : int8_t { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kIsNull, kIsNotNull, kBetween };
-  int column = 0;  // index into the table's schema
+  // kPrefix: a text column starting with values[0] (LIKE 'abc%'); kOr / kAnd:
+  // any / all of `children` (whose columns may differ).
+  enum Op : int8_t {
+    kEq, kNe, kLt, kLe, kGt, kGe, kIn, kIsNull, kIsNotNull, kBetween, kPrefix, kOr, kAnd
+  };
+  int column = 0;  // index into the table's schema (unused by kOr / kAnd)
   Op op = kEq;
   std::vector<Value> values;  // 1 for comparisons, 2 for BETWEEN, n for IN
+  std::vector<ScanPredicate> children;  // kOr, kAnd
   std::string ToString(const std::string& column_name) const;
+  // With the names of the table's columns (needed for kOr).
+  std::string ToString(const std::vector<std::string>& column_names) const;
+  // The table columns the predicate reads.
+  void Columns(std::vector<int>* out) const;
 };
 
 // Statistics of one unit, per table column (engine types).

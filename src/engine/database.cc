@@ -12,6 +12,7 @@
 #include "common/io.h"
 #include "common/memory_release.h"
 #include "engine/copy_options.h"
+#include "engine/foreign_ddl.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
 #include "execution/operators/physical_result_stream.h"
@@ -105,9 +106,19 @@ std::string WriteKind(const sql::Statement& s) {
           return "DROP VIEW";
         case sql::DropStatement::kIndex:
           return "DROP INDEX";
+        case sql::DropStatement::kForeignTable:
+          return "DROP FOREIGN TABLE";
         default:
           return "DROP TABLE";
       }
+    case sql::StatementKind::kCreateForeignTable:
+      return "CREATE FOREIGN TABLE";
+    case sql::StatementKind::kImportForeignSchema:
+      return "IMPORT FOREIGN SCHEMA";
+    case sql::StatementKind::kAlterForeignTable:
+      return "ALTER FOREIGN TABLE";
+    case sql::StatementKind::kNoOp:
+      return static_cast<const sql::NoOpStatement&>(s).tag;
     case sql::StatementKind::kCopy:
       // COPY TO writes a file: refused too, unlike PostgreSQL.
       return static_cast<const sql::CopyStatement&>(s).is_from ? "COPY FROM" : "COPY TO";
@@ -480,6 +491,15 @@ struct Database::Impl {
     }
     if (s.object == sql::DropStatement::kOther)
       return Status::Unsupported("DROP of this kind of object");
+    if (s.object == sql::DropStatement::kForeignTable) {
+      for (const auto& name : s.names) {
+        QUIVER_RETURN_NOT_OK(DropForeignTable(name, s.if_exists, &db->catalog_));
+      }
+      return Command("DROP FOREIGN TABLE");
+    }
+    if (s.object == sql::DropStatement::kTable) {
+      for (const auto& name : s.names) QUIVER_RETURN_NOT_OK(CheckNotForeign(name, &db->catalog_));
+    }
     const bool view = s.object == sql::DropStatement::kView;
     for (const auto& name : s.names) {
       QUIVER_RETURN_NOT_OK(db->catalog_.Drop(name, view, s.if_exists));
@@ -596,6 +616,28 @@ struct Database::Impl {
         return ExecuteUpdate(static_cast<sql::UpdateStatement&>(stmt), params);
       case sql::StatementKind::kDelete:
         return ExecuteDelete(static_cast<sql::DeleteStatement&>(stmt), params);
+      case sql::StatementKind::kCreateForeignTable: {
+        QUIVER_ASSIGN_OR_RAISE(std::string tag,
+                               ExecuteCreateForeignTable(static_cast<sql::CreateForeignTableStatement&>(stmt),
+                                                         &db->catalog_, CheckFile));
+        return Command(std::move(tag));
+      }
+      case sql::StatementKind::kImportForeignSchema: {
+        QUIVER_ASSIGN_OR_RAISE(std::string tag,
+                               ExecuteImportForeignSchema(static_cast<sql::ImportForeignSchemaStatement&>(stmt),
+                                                          &db->catalog_, CheckFile));
+        return Command(std::move(tag));
+      }
+      case sql::StatementKind::kAlterForeignTable: {
+        QUIVER_ASSIGN_OR_RAISE(std::string tag,
+                               ExecuteAlterForeignTable(static_cast<sql::AlterForeignTableStatement&>(stmt),
+                                                        &db->catalog_, CheckFile));
+        return Command(std::move(tag));
+      }
+      case sql::StatementKind::kNoOp: {
+        QUIVER_ASSIGN_OR_RAISE(std::string tag, ExecuteForeignNoOp(static_cast<sql::NoOpStatement&>(stmt)));
+        return Command(std::move(tag));
+      }
     }
     return Status::Unsupported("this statement");
   }

@@ -67,7 +67,20 @@ void PhysicalOperator::BuildPipelines(Pipeline* current, PipelineBuilder* builde
 std::string PhysicalOperator::ToString(int indent, ExecutionContext* profile) const {
   std::string line(static_cast<size_t>(indent) * 2, ' ');
   line += name_;
-  const std::string params = ParamsToString();
+  std::string params = ParamsToString();
+  // Params may carry more lines (a foreign scan's files): they follow the
+  // operator's line, indented under it.
+  std::string more;
+  if (const size_t nl = params.find('\n'); nl != std::string::npos) {
+    const std::string pad(static_cast<size_t>(indent) * 2 + 4, ' ');
+    size_t at = nl;
+    while (at != std::string::npos) {
+      const size_t next = params.find('\n', at + 1);
+      more += pad + params.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1) + "\n";
+      at = next;
+    }
+    params.resize(nl);
+  }
   if (!params.empty()) line += " " + params;
   if (profile != nullptr && profile->profiling()) {
     OperatorProfile* p = profile->ProfileOf(this);
@@ -76,7 +89,7 @@ std::string PhysicalOperator::ToString(int indent, ExecutionContext* profile) co
   } else if (estimated_rows >= 0) {
     line += fmt::format("  (~{:.0f} rows)", estimated_rows);
   }
-  line += "\n";
+  line += "\n" + more;
   for (const auto& c : children_) line += c->ToString(indent + 1, profile);
   return line;
 }

@@ -15,6 +15,7 @@
 //                   `col op constant` ones are also handed to the scan as
 //                   predicates for statistics pruning
 #include <algorithm>
+#include <optional>
 
 #include "optimizer/optimizer.h"
 
@@ -68,71 +69,120 @@ bool InlineGroups(ExprPtr* e, const LogicalAggregate& agg) {
   return ok;
 }
 
-// Scan predicates from conjuncts of the form column op constant.
-void ExtractScanPredicates(LogicalGet* get, const std::vector<ExprPtr>& filters) {
-  const auto bindings = get->GetColumnBindings();
-  auto column_of = [&](const Expression& e) -> int {
-    const auto* ref = plan::LocalColumnRef(e);
-    if (ref == nullptr || ref->binding.table != get->table_index) return -1;
+// Scan predicates from conjuncts of the forms column op constant (=, <>, <,
+// <=, >, >=; NOT of one flips it), column [NOT] IN (constants), column IS
+// [NOT] NULL, text LIKE 'prefix%', and AND / OR of those. The constant must
+// have the column's type (no cast in between). A predicate that cannot be
+// expressed makes the enclosing OR unusable; inside an AND it is dropped (a
+// weaker hint is still a true one: predicates only rule units out).
+std::optional<ScanPredicate> ToScanPredicate(const LogicalGet& get, const Expression& e) {
+  auto column_of = [&](const Expression& x) -> int {
+    const auto* ref = plan::LocalColumnRef(x);
+    if (ref == nullptr || ref->binding.table != get.table_index) return -1;
     return ref->binding.column;
   };
-  for (const auto& f : filters) {
-    const Expression& e = *f;
-    ScanPredicate p;
-    if (e.type == ExprType::kFunction && e.children.size() == 2) {
-      const std::string& op = e.As<plan::FunctionExpression>().name();
-      int col = column_of(*e.children[0]);
-      const Expression* other = e.children[1].get();
-      bool flipped = false;
-      if (col < 0) {
-        col = column_of(*e.children[1]);
-        other = e.children[0].get();
-        flipped = true;
-      }
-      const auto* constant = other->TryAs<plan::ConstantExpression>();
-      if (col < 0 || constant == nullptr || constant->value.is_null()) continue;
-      // The constant must have the column's type (no cast in between).
-      if (!constant->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) continue;
-      if (op == "=") {
-        p.op = ScanPredicate::kEq;
-      } else if (op == "<") {
-        p.op = flipped ? ScanPredicate::kGt : ScanPredicate::kLt;
-      } else if (op == "<=") {
-        p.op = flipped ? ScanPredicate::kGe : ScanPredicate::kLe;
-      } else if (op == ">") {
-        p.op = flipped ? ScanPredicate::kLt : ScanPredicate::kGt;
-      } else if (op == ">=") {
-        p.op = flipped ? ScanPredicate::kLe : ScanPredicate::kGe;
-      } else {
+  auto same_type = [&](const Value& v, int col) {
+    return !v.is_null() && v.type()->Equals(*get.column_types[static_cast<size_t>(col)]);
+  };
+  ScanPredicate p;
+  if (e.type == ExprType::kFunction && e.children.size() == 2) {
+    const std::string& op = e.As<plan::FunctionExpression>().name();
+    int col = column_of(*e.children[0]);
+    const Expression* other = e.children[1].get();
+    bool flipped = false;
+    if (col < 0 && op != "like") {
+      col = column_of(*e.children[1]);
+      other = e.children[0].get();
+      flipped = true;
+    }
+    const auto* constant = other->TryAs<plan::ConstantExpression>();
+    if (col < 0 || constant == nullptr || !same_type(constant->value, col)) return std::nullopt;
+    if (op == "=") {
+      p.op = ScanPredicate::kEq;
+    } else if (op == "<>") {
+      p.op = ScanPredicate::kNe;
+    } else if (op == "<") {
+      p.op = flipped ? ScanPredicate::kGt : ScanPredicate::kLt;
+    } else if (op == "<=") {
+      p.op = flipped ? ScanPredicate::kGe : ScanPredicate::kLe;
+    } else if (op == ">") {
+      p.op = flipped ? ScanPredicate::kLt : ScanPredicate::kGt;
+    } else if (op == ">=") {
+      p.op = flipped ? ScanPredicate::kLe : ScanPredicate::kGe;
+    } else if (op == "like" && constant->value.type()->id == TypeId::kString) {
+      // The literal characters before the first wildcard or escape.
+      const std::string& pattern = constant->value.str();
+      const size_t n = pattern.find_first_of("%_\\");
+      const std::string prefix = pattern.substr(0, n);
+      if (prefix.empty()) return std::nullopt;
+      p.op = ScanPredicate::kPrefix;
+      p.column = col;
+      p.values = {Value::Text(prefix)};
+      return p;
+    } else {
+      return std::nullopt;
+    }
+    p.column = col;
+    p.values = {constant->value};
+    return p;
+  }
+  if (e.type == ExprType::kIsNull || e.type == ExprType::kIsNotNull) {
+    const int col = column_of(*e.children[0]);
+    if (col < 0) return std::nullopt;
+    p.column = col;
+    p.op = e.type == ExprType::kIsNull ? ScanPredicate::kIsNull : ScanPredicate::kIsNotNull;
+    return p;
+  }
+  if (e.type == ExprType::kIn && !e.As<plan::InExpression>().negated) {
+    const int col = column_of(*e.children[0]);
+    if (col < 0) return std::nullopt;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      const auto* item = e.children[i]->TryAs<plan::ConstantExpression>();
+      if (item == nullptr || !same_type(item->value, col)) return std::nullopt;
+      p.values.push_back(item->value);
+    }
+    if (p.values.empty()) return std::nullopt;
+    p.column = col;
+    p.op = ScanPredicate::kIn;
+    return p;
+  }
+  if (e.type == ExprType::kNot && e.children.size() == 1) {
+    // NOT (a < c) is a >= c for every row where it is true (NULL stays NULL).
+    auto inner = ToScanPredicate(get, *e.children[0]);
+    if (!inner) return std::nullopt;
+    switch (inner->op) {
+      case ScanPredicate::kEq: inner->op = ScanPredicate::kNe; break;
+      case ScanPredicate::kNe: inner->op = ScanPredicate::kEq; break;
+      case ScanPredicate::kLt: inner->op = ScanPredicate::kGe; break;
+      case ScanPredicate::kLe: inner->op = ScanPredicate::kGt; break;
+      case ScanPredicate::kGt: inner->op = ScanPredicate::kLe; break;
+      case ScanPredicate::kGe: inner->op = ScanPredicate::kLt; break;
+      case ScanPredicate::kIsNull: inner->op = ScanPredicate::kIsNotNull; break;
+      case ScanPredicate::kIsNotNull: inner->op = ScanPredicate::kIsNull; break;
+      default: return std::nullopt;
+    }
+    return inner;
+  }
+  if (e.type == ExprType::kOr || e.type == ExprType::kAnd) {
+    p.op = e.type == ExprType::kOr ? ScanPredicate::kOr : ScanPredicate::kAnd;
+    for (const auto& c : e.children) {
+      auto child = ToScanPredicate(get, *c);
+      if (!child) {
+        if (p.op == ScanPredicate::kOr) return std::nullopt;
         continue;
       }
-      p.column = col;
-      p.values = {constant->value};
-    } else if (e.type == ExprType::kIsNull || e.type == ExprType::kIsNotNull) {
-      const int col = column_of(*e.children[0]);
-      if (col < 0) continue;
-      p.column = col;
-      p.op = e.type == ExprType::kIsNull ? ScanPredicate::kIsNull : ScanPredicate::kIsNotNull;
-    } else if (e.type == ExprType::kIn && !e.As<plan::InExpression>().negated) {
-      const int col = column_of(*e.children[0]);
-      if (col < 0) continue;
-      bool ok = true;
-      for (size_t i = 1; i < e.children.size(); ++i) {
-        const auto* item = e.children[i]->TryAs<plan::ConstantExpression>();
-        if (item == nullptr || item->value.is_null() ||
-            !item->value.type()->Equals(*get->column_types[static_cast<size_t>(col)])) {
-          ok = false;
-        } else {
-          p.values.push_back(item->value);
-        }
-      }
-      if (!ok || p.values.empty()) continue;
-      p.column = col;
-      p.op = ScanPredicate::kIn;
-    } else {
-      continue;
+      p.children.push_back(std::move(*child));
     }
-    get->scan_predicates.push_back(std::move(p));
+    if (p.children.empty()) return std::nullopt;
+    if (p.children.size() == 1) return std::move(p.children[0]);
+    return p;
+  }
+  return std::nullopt;
+}
+
+void ExtractScanPredicates(LogicalGet* get, const std::vector<ExprPtr>& filters) {
+  for (const auto& f : filters) {
+    if (auto p = ToScanPredicate(*get, *f)) get->scan_predicates.push_back(std::move(*p));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "catalog/system_tables.h"
 #include "columnar/builder.h"
 #include "formats/csv/reader.h"
 #include "planner/expression_binder.h"
@@ -139,6 +140,14 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
       cte_in_progress_.pop_back();
       return r;
     }
+  }
+  if (ref.schema == "information_schema" && state_->catalog != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(auto system, InformationSchemaTable(*state_->catalog, ref.name));
+    if (system == nullptr)
+      return Status::KeyError("relation \"information_schema.{}\" does not exist", ref.name)
+          .WithSqlState(sqlstate::kUndefinedTable)
+          .WithPosition(ref.location);
+    return MakeGet(system, ref.alias, ref.name, ref.location);
   }
   auto entry = state_->catalog ? state_->catalog->Lookup(ref.name) : nullptr;
   if (entry != nullptr) {

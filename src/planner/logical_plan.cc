@@ -150,7 +150,7 @@ std::string LogicalGet::NodeString() const {
     cols += (cols.empty() ? "" : ", ") + column_names[static_cast<size_t>(c)];
   line += " [" + cols + "]";
   for (const auto& p : scan_predicates)
-    line += " {" + p.ToString(column_names[static_cast<size_t>(p.column)]) + "}";
+    line += " {" + p.ToString(column_names) + "}";
   return line;
 }
 

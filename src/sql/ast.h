@@ -240,6 +240,11 @@ enum class StatementKind : int8_t {
   kUpdate,
   kDelete,
   kCreateIndex,  // accepted and recorded; Quiver scans columns and keeps no indexes
+  // Foreign tables over files with PG-Strom arrow_fdw's syntax (ast_foreign.h).
+  kCreateForeignTable,
+  kImportForeignSchema,
+  kAlterForeignTable,
+  kNoOp,  // CREATE EXTENSION / SERVER / FOREIGN DATA WRAPPER / USER MAPPING (ast_foreign.h)
 };
 
 struct Statement {
@@ -304,7 +309,7 @@ struct CreateViewStatement : Statement {
 
 struct DropStatement : Statement {
   DropStatement() : Statement(StatementKind::kDrop) {}
-  enum Object : int8_t { kTable, kView, kIndex, kOther } object = kTable;
+  enum Object : int8_t { kTable, kView, kIndex, kForeignTable, kOther } object = kTable;
   std::vector<std::string> names;
   std::vector<int> locations;
   bool if_exists = false;

@@ -51,6 +51,8 @@ class Transformer {
   Result<std::unique_ptr<Statement>> TransformCopy(const pg_query::CopyStmt& s);
   Result<std::unique_ptr<Statement>> TransformUpdate(const pg_query::UpdateStmt& s);
   Result<std::unique_ptr<Statement>> TransformDelete(const pg_query::DeleteStmt& s);
+  // transform_foreign.cc: foreign tables and the no-op statements around them.
+  Result<std::unique_ptr<Statement>> TransformForeign(const pg_query::Node& node, int location);
 
   const std::string& text_;
 };

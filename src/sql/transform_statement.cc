@@ -125,6 +125,16 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
     }
     case pg_query::Node::kCreateTrigStmt:
       return UnsupportedAt(location, "triggers");
+    case pg_query::Node::kCreateForeignTableStmt:
+    case pg_query::Node::kImportForeignSchemaStmt:
+    case pg_query::Node::kAlterTableStmt:
+    case pg_query::Node::kCreateExtensionStmt:
+    case pg_query::Node::kCreateForeignServerStmt:
+    case pg_query::Node::kCreateFdwStmt:
+    case pg_query::Node::kCreateUserMappingStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformForeign(node, location));
+      break;
+    }
     default:
       return UnsupportedAt(location, "this kind of statement");
   }
@@ -274,6 +284,9 @@ Result<std::unique_ptr<Statement>> Transformer::TransformDrop(const pg_query::Dr
       break;
     case pg_query::OBJECT_INDEX:
       out->object = DropStatement::kIndex;
+      break;
+    case pg_query::OBJECT_FOREIGN_TABLE:
+      out->object = DropStatement::kForeignTable;
       break;
     default:
       out->object = DropStatement::kOther;

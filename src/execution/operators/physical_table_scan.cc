@@ -40,9 +40,9 @@ std::string PhysicalTableScan::ParamsToString() const {
   for (size_t i = 0; i < column_names_.size(); ++i) s += (i ? ", " : "") + column_names_[i];
   s += "]";
   const SchemaRef schema = table_->schema();
-  for (const auto& p : request_.predicates) {
-    s += " {" + p.ToString(schema->field(p.column)->name) + "}";
-  }
+  std::vector<std::string> names;
+  for (const auto& f : schema->fields) names.push_back(f->name);
+  for (const auto& p : request_.predicates) s += " {" + p.ToString(names) + "}";
   for (const auto& f : runtime_filters_) {
     s += " {" + column_names_[static_cast<size_t>(f->scan_column)] + ": " + f->ToString() + "}";
   }
@@ -58,6 +58,8 @@ std::string PhysicalTableScan::ParamsToString() const {
     }
     if (!runtime_filters_.empty()) s += fmt::format(" runtime_filter_rows={}->{}", in, out);
   }
+  // Lines of their own below the scan (PhysicalOperator::ToString indents them).
+  for (const std::string& line : table_->ExplainLines(request_, last_plan_.get())) s += "\n" + line;
   return s;
 }
 

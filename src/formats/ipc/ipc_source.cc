@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/ipc/pgstrom_statistics.h"
 #include "formats/ipc/reader.h"
 #include "formats/ipc/writer.h"
 #include "formats/sequential_source.h"
@@ -48,6 +49,17 @@ class IpcFileSource final : public formats::FileReader {
     return total;
   }
   int64_t unit_rows(int unit) const override { return full_->num_rows(unit); }
+  // PG-Strom's min/max statistics (pgstrom_statistics.h), parsed on first use.
+  formats::ColumnStatistics unit_statistics(int unit, int column) const override {
+    std::call_once(stats_once_, [&] {
+      stats_ = ReadPgStromStatistics(path(), *full_->schema(), full_->num_record_batches(),
+                                     [&](int b) { return full_->record_batch_metadata(b); });
+    });
+    if (column < 0 || column >= static_cast<int>(stats_.size())) return {};
+    const auto& col = stats_[static_cast<size_t>(column)];
+    if (unit < 0 || unit >= static_cast<int>(col.size())) return {};
+    return col[static_cast<size_t>(unit)];
+  }
 
   Result<RecordBatchRef> ReadUnit(int unit, const std::vector<int>& columns) override {
     QUIVER_ASSIGN_OR_RAISE(auto reader, ProjectedReader(columns));
@@ -98,6 +110,8 @@ class IpcFileSource final : public formats::FileReader {
   std::shared_ptr<Buffer> data_;  // set when opened from memory
   IpcReadOptions options_;
   std::shared_ptr<IpcFileReader> full_;
+  mutable std::once_flag stats_once_;
+  mutable std::vector<std::vector<formats::ColumnStatistics>> stats_;  // [column][batch]
   mutable std::mutex mu_;
   std::vector<std::pair<std::vector<int>, std::shared_ptr<IpcFileReader>>> projected_;
 };

@@ -381,6 +381,12 @@ int64_t IpcFileReader::num_rows(int i) const {
   const fb::RecordBatch* rb = (**m).message->header_as_RecordBatch();
   return rb == nullptr ? -1 : rb->length();
 }
+KeyValueMetadata IpcFileReader::record_batch_metadata(int i) const {
+  if (i < 0 || i >= static_cast<int>(impl_->batches.size())) return {};
+  auto m = internal::ReadMessageAt(impl_->data, impl_->batches[i].offset, impl_->options.pool);
+  if (!m.ok() || !m->has_value()) return {};
+  return internal::MetadataFromFlatbuffer((**m).message->custom_metadata());
+}
 int64_t IpcFileReader::total_bytes() const { return impl_->data->size(); }
 const std::string& IpcFileReader::name() const { return impl_->name; }
 

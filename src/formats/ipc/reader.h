@@ -82,6 +82,9 @@ class IpcFileReader : public std::enable_shared_from_this<IpcFileReader> {
   // Row count of batch i read from its metadata alone (no body access), or
   // -1 when it cannot be read.
   int64_t num_rows(int i) const;
+  // Custom metadata of batch i's message (PG-Strom's min_max_stats.<column>),
+  // read from its metadata alone; empty when it has none or cannot be read.
+  KeyValueMetadata record_batch_metadata(int i) const;
   // Custom metadata of the footer's schema (same as schema()->metadata).
   const KeyValueMetadata& footer_metadata() const;
   // Metadata version of the footer: 4 (V4) or 5 (V5).

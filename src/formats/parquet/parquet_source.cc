@@ -107,7 +107,9 @@ class ParquetSource final : public formats::FileReader {
     return out;
   }
   Result<RecordBatchRef> ReadUnit(int unit, const std::vector<int>& columns) override {
-    return reader_->ReadRowGroup(unit, columns);
+    QUIVER_ASSIGN_OR_RAISE(auto batch, reader_->ReadRowGroup(unit, columns));
+    bytes_read_->fetch_add(reader_->row_group_bytes(unit, columns));
+    return batch;
   }
   Result<std::unique_ptr<RecordBatchReader>> ReadSequential(
       const std::vector<int>& columns) override {

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "catalog/file_table.h"
+#include "catalog/foreign_table.h"
 #include "columnar/pretty_print.h"
 #include "common/io.h"
 #include "functions/function.h"
@@ -588,7 +589,8 @@ bool Shell::Describe(const std::vector<std::string>& args) {
       }
       // Row counts only where known without a scan (file metadata, memory).
       const int64_t n = entry->table->EstimatedRows();
-      const bool files = dynamic_cast<const FileTable*>(entry->table.get()) != nullptr;
+      const bool files = dynamic_cast<const FileTable*>(entry->table.get()) != nullptr ||
+                         dynamic_cast<const ForeignTable*>(entry->table.get()) != nullptr;
       rows.push_back({name, files ? "foreign table" : "table", n >= 0 ? std::to_string(n) : "",
                       entry->table->Describe()});
     }
@@ -605,13 +607,15 @@ bool Shell::Describe(const std::vector<std::string>& args) {
   std::string title, footer;
   if (entry != nullptr && entry->table != nullptr) {
     schema = entry->table->schema();
-    const bool files = dynamic_cast<const FileTable*>(entry->table.get()) != nullptr;
+    const auto* foreign = dynamic_cast<const ForeignTable*>(entry->table.get());
+    const bool files = dynamic_cast<const FileTable*>(entry->table.get()) != nullptr || foreign != nullptr;
     title = std::string(files ? "Foreign table" : "Table") + " \"" + name + "\"";
     const int64_t n = entry->table->EstimatedRows();
     if (n >= 0) footer += "Rows: " + std::to_string(n) + "\n";
     footer += "Source: " + entry->table->Describe() + "\n";
-    if (const auto* ft = dynamic_cast<const FileTable*>(entry->table.get())) {
-      const auto& paths = ft->paths();
+    const FileTable* ft = dynamic_cast<const FileTable*>(entry->table.get());
+    if (ft != nullptr || foreign != nullptr) {
+      const std::vector<std::string> paths = ft ? ft->paths() : foreign->paths();
       footer += "Files:\n";
       for (size_t i = 0; i < paths.size() && i < 20; ++i) footer += "    " + paths[i] + "\n";
       if (paths.size() > 20)
