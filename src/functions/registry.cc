@@ -4,6 +4,7 @@
 
 #include "columnar/extension_type.h"
 #include "functions/function.h"
+#include "functions/regex_functions.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -55,6 +56,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterDateTimeFunctions(r);
     RegisterAggregateFunctions(r);
     RegisterJsonFunctions(r);
+    RegisterRegexFunctions(r);
     return r;
   }();
   return *registry;

@@ -449,9 +449,6 @@ Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
   }
   if (op == "^") op = "power";
   if (op == "power") return BindOperatorCall("power", std::move(args), e.location);
-  if (op == "~" || op == "!~" || op == "~*" || op == "!~*") {
-    return Status::Unsupported("regular expression operators").WithPosition(e.location);
-  }
   // Unary minus on a constant folds right away (int4 '-1' stays int4).
   return BindOperatorCall(op, std::move(args), e.location);
 }

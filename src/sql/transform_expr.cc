@@ -246,8 +246,13 @@ Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
       }
       return e;
     }
-    case pg_query::AEXPR_SIMILAR:
-      return UnsupportedAt(loc, "SIMILAR TO");
+    case pg_query::AEXPR_SIMILAR: {
+      // As PostgreSQL rewrites it: `x ~ similar_to_escape(pattern [, escape])`
+      // (the grammar already made the call), "!~" for NOT SIMILAR TO.
+      QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kOperator));
+      e->name = op;
+      return e;
+    }
     case pg_query::AEXPR_BETWEEN:
     case pg_query::AEXPR_NOT_BETWEEN:
     case pg_query::AEXPR_BETWEEN_SYM:

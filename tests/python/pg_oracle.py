@@ -91,9 +91,24 @@ class Postgres:
 
     def query(self, sql):
         """PostgreSQL's rows for `sql`, each a list of text values, NULL as None."""
-        out = self.psql("-A", "-t", "-F", "\t", "-P", f"null={NULL_TEXT}", "-c", sql).stdout
-        return [[None if v == NULL_TEXT else v for v in line.split("\t")]
-                for line in out.split("\n") if line != ""]
+        # ASCII's record and unit separators: values may hold newlines and tabs.
+        out = self.psql("-A", "-t", "-R", "\x1e", "-F", "\x1f", "-P", f"null={NULL_TEXT}",
+                        "-c", sql).stdout
+        out = out[:-1] if out.endswith("\n") else out
+        return [[None if v == NULL_TEXT else v for v in record.split("\x1f")]
+                for record in out.split("\x1e") if record != ""]
+
+    def sqlstate(self, sql):
+        """The SQLSTATE of the error `sql` raises; None when it succeeds."""
+        proc = subprocess.run(self._psql + ["-v", "VERBOSITY=verbose"], input=sql + ";\n",
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PGTZ": "UTC"})
+        if proc.returncode == 0:
+            return None
+        for line in proc.stderr.splitlines():
+            if line.startswith("ERROR:"):
+                return line.split()[1].rstrip(":")
+        raise AssertionError(f"no SQLSTATE in PostgreSQL's error for {sql}:\n{proc.stderr}")
 
     __call__ = query
 
@@ -155,6 +170,8 @@ def norm(v):
         return v
     if isinstance(v, (int, decimal.Decimal)):
         return str(v)
+    if isinstance(v, bytes):
+        return "\\x" + v.hex()  # bytea as PostgreSQL prints it (hex)
     return v
 
 
