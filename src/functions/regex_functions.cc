@@ -8,7 +8,7 @@
 // a constant pattern is compiled once per thread, not per row. Positions
 // (start, the results of regexp_instr) count characters, as PostgreSQL does
 // in a UTF-8 database; the search itself runs over bytes.
-#include "functions/regex_functions.h"
+#include "functions/families.h"
 
 #include <re2/re2.h>
 

@@ -4,7 +4,7 @@
 
 #include "columnar/extension_type.h"
 #include "functions/function.h"
-#include "functions/regex_functions.h"
+#include "functions/families.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -57,6 +57,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterAggregateFunctions(r);
     RegisterJsonFunctions(r);
     RegisterRegexFunctions(r);
+    RegisterTextFunctions(r);
     return r;
   }();
   return *registry;

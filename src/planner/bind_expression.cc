@@ -872,6 +872,30 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
     for (const auto& a : args) infos.push_back({a->return_type, a->unknown_literal});
     return reg.UndefinedFunction(name, CallSignature(name, infos)).WithPosition(e.location);
   }
+  // PostgreSQL's "any" parameters: concat's values and concat_ws's and
+  // format's after the first, as the text their type's output function
+  // writes (booleans 't' / 'f'); quote_literal's and quote_nullable's
+  // (anyelement) as their cast to text (booleans 'true' / 'false').
+  {
+    size_t first_any = SIZE_MAX;
+    const bool cast_text = name == "quote_literal" || name == "quote_nullable";
+    if (name == "concat" || cast_text) first_any = 0;
+    if (name == "concat_ws" || name == "format") first_any = 1;
+    for (size_t k = first_any; k < args.size(); ++k) {
+      ExprPtr& a = args[k];
+      if (a->unknown_literal) {
+        a = ResolveUnknown(std::move(a));
+      } else if (a->return_type->id == TypeId::kBool && !cast_text) {
+        std::vector<ExprPtr> b;
+        b.push_back(std::move(a));
+        auto out = MakeFunction("__bool_out", std::move(b), false);
+        if (!out.ok()) return out.status().WithPosition(e.location);
+        a = std::move(out).ValueOrDie();
+      } else if (a->return_type->id != TypeId::kString) {
+        a = MakeCast(std::move(a), utf8());
+      }
+    }
+  }
   // date_part/extract/date_trunc take the field as text.
   if ((name == "extract" || name == "date_part" || name == "date_trunc") && !args.empty()) {
     args[0] = ResolveUnknown(std::move(args[0]));

@@ -91,6 +91,30 @@ QUERIES = [
     "SELECT id FROM r WHERE s ~ 'a'",
     "SELECT id FROM r WHERE s !~* 'A' AND s NOT SIMILAR TO '%o%'",
     "SELECT count(*) FROM r WHERE s ~ p",
+    # translate, concat_ws, concat over any type, quote_*
+    "SELECT id, translate(s, 'ao', 'AO'), translate(s, 'abé', 'x'), translate(s, p, '#'), translate(s, '', 'x') FROM r",
+    "SELECT id, concat_ws(',', s, p, id), concat_ws(p, s, s), concat_ws(NULL, s), concat_ws('-', NULL) FROM r",
+    "SELECT id, concat(s, id, true, 1.50, NULL, -2, DATE '2024-02-29'), concat_ws('|', false, 2.5::float8, s) FROM r",
+    "SELECT id, quote_ident(s), quote_literal(s), quote_nullable(s), quote_literal(id), quote_nullable(p) FROM r",
+    "SELECT quote_ident('select'), quote_ident('Foo'), quote_ident('a b'), quote_ident('_x1'), quote_ident(''), "
+    "quote_ident('a\"b'), quote_ident('user'), quote_ident('name'), quote_ident('é')",
+    "SELECT quote_literal('it''s'), quote_literal('back\\slash'), quote_literal(''), quote_nullable(NULL), "
+    "quote_literal(true), quote_literal(1.5), quote_nullable(42)",
+    # format
+    "SELECT id, format('%s-%s', s, p), format('%I', p), format('%L', s), format('[%5s|%-5s]', id, p) FROM r WHERE p IS NOT NULL",
+    "SELECT format('%s, %s', 'a', NULL), format('%L', NULL), format('%2$s %1$s %s', 'a', 'b'), format('%%'), "
+    "format('%*s|%-*s|', 4, 'x', 3, 'y'), format('%*s', -4, 'x'), format('%1$*2$s', 'ab', 5), format('%s', true), "
+    "format('abc'), format(NULL), format('%s %s', 1, 2, 3), format('%3$s', 1, 2, 3), format('é%sé', 'ü')",
+    # md5, sha*, encode / decode
+    "SELECT id, md5(s), encode(sha256(s::bytea), 'hex'), encode(sha224(s::bytea), 'base64') FROM r",
+    "SELECT md5(''), sha256(''), sha384('abc'), sha512('abc'), md5('abc'::bytea), sha256('\\x00ff'::bytea)",
+    "SELECT encode('hello'::bytea, 'hex'), encode('hello world, and a longer text to wrap the base64 output over two lines'::bytea, 'base64'), "
+    "decode('68656C6c6f', 'hex'), decode('aGVsbG8=', 'base64'), decode(' 68 65 ', 'hex'), encode(decode('', 'hex'), 'base64')",
+    # width_bucket: doubles and numerics exactly, both directions, out of range
+    "SELECT width_bucket(0.3, 0.1, 0.5, 2), width_bucket(0.3::float8, 0.1, 0.5, 2), width_bucket(5.35, 0.024, 10.06, 5), "
+    "width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(0, 0, 10, 5), width_bucket(5, 10, 0, 5), "
+    "width_bucket(10, 10, 0, 5), width_bucket(0, 10, 0, 5), width_bucket(-0.5, -1, 0, 4), width_bucket(1e300, -1e308, 1e308, 10)",
+    "SELECT id, width_bucket(id, 0, 10, 4), width_bucket(id::numeric / 3, 0.5, 3.5, 6), width_bucket(id * 1.5, 15, 0, 3) FROM r",
 ]
 
 ERRORS = [
@@ -107,6 +131,23 @@ ERRORS = [
     "SELECT regexp_replace('a', 'a', 'b', 1, -1)",
     "SELECT 'a' SIMILAR TO 'a' ESCAPE 'xy'",
     "SELECT substring('abc' similar 'a#\"b#\"c#\"' escape '#')",
+    "SELECT format('%s %s', 'a')",
+    "SELECT format('%x', 1)",
+    "SELECT format('%', 1)",
+    "SELECT format('%0$s', 1)",
+    "SELECT format('%I', NULL)",
+    "SELECT format('%*s', 'x', 'y')",
+    "SELECT decode('abc', 'hex')",
+    "SELECT decode('zz', 'hex')",
+    "SELECT decode('a', 'base32')",
+    "SELECT encode('a'::bytea, 'rot13')",
+    "SELECT width_bucket(1, 0, 10, 0)",
+    "SELECT width_bucket(1, 5, 5, 2)",
+    "SELECT width_bucket(1.0, 5.0, 5.0, 2)",
+    "SELECT width_bucket('NaN'::float8, 0, 1, 2)",
+    "SELECT width_bucket(1, 0, 'Infinity'::float8, 2)",
+    "SELECT sha256('abc'::text)",
+    "SELECT concat_ws('-')",
 ]
 
 REFUSED = [

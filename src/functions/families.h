@@ -1,0 +1,12 @@
+// Registration of function families added after function.h's list
+// (regex_functions.cc, text_functions.cc), kept out of function.h so that a
+// new family rebuilds only the registry.
+#pragma once
+
+namespace quiver {
+
+class FunctionRegistry;
+void RegisterRegexFunctions(FunctionRegistry* r);
+void RegisterTextFunctions(FunctionRegistry* r);
+
+}  // namespace quiver
