@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "common/thread_pool.h"
 #include "execution/execution_context.h"
@@ -115,34 +116,180 @@ int RowComparator::Compare(uint32_t i, uint32_t j) const {
   return 0;
 }
 
-Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
-                                              const std::vector<SortKey>& keys, int64_t n,
-                                              const ExecutionContext* ctx) {
+namespace {
+
+using u128 = unsigned __int128;
+
+// Normalized keys: each row's sort keys encoded into the top kPrefixBytes
+// bytes of a 128-bit integer so that unsigned integer order is the sort
+// order (big-endian values with the sign bit flipped, descending keys
+// inverted, a NULL byte first where a column has NULLs), the row index in
+// the low 32 bits (so ties keep the input order and every value is
+// distinct). Sorting these is a sort of plain integers in one array, with
+// none of RowComparator's per-key dispatch and random reads. A key that
+// does not fit (a string, a long key list) is cut; rows whose prefixes tie
+// are then ordered by RowComparator.
+constexpr int kPrefixBytes = 12;
+
+// The order-preserving unsigned images of floating-point values.
+inline uint64_t FloatBits(double d) {
+  if (std::isnan(d)) return ~uint64_t{0};  // NaN sorts above every number, as in PostgreSQL
+  if (d == 0) d = 0;                         // -0.0 equals 0.0
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return (b >> 63) ? ~b : b | (uint64_t{1} << 63);
+}
+
+inline uint32_t FloatBits(float f) {
+  if (std::isnan(f)) return ~uint32_t{0};
+  if (f == 0) f = 0;
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return (b >> 31) ? ~b : b | (uint32_t{1} << 31);
+}
+
+struct PrefixEncoder {
+  std::vector<u128>* rows;
+  int64_t n;
+  int used = 0;          // bytes of the prefix filled so far
+  bool complete = true;  // every key fully encoded
+
+  int Remaining() const { return kPrefixBytes - used; }
+
+  // Puts `width` bytes (the low bytes of `v`) of every row at the next
+  // position, cut to the bytes that remain.
+  template <typename F>
+  void Put(int width, bool descending, F value_of) {
+    const int take = std::min(width, Remaining());
+    if (take < width) complete = false;
+    const int shift = 8 * (16 - used - take);
+    const u128 mask = take >= 16 ? ~u128{0} : (u128{1} << (8 * take)) - 1;
+    u128* out = rows->data();
+    for (int64_t i = 0; i < n; ++i) {
+      u128 v = value_of(i);
+      if (take < width) v >>= 8 * (width - take);
+      if (descending) v = ~v;
+      out[i] |= (v & mask) << shift;
+    }
+    used += take;
+  }
+
+  // Integers as their distance from the column's minimum, in as few bytes
+  // as its range needs (a key of dates, ids and line numbers fits the
+  // prefix whole, so ties need no second look).
+  template <typename T>
+  void PutInteger(const T* v, const ArrayData& a, bool nulls, bool descending) {
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (int64_t i = 0; i < n; ++i) {
+      if (nulls && !a.IsValid(i)) continue;
+      lo = std::min<int64_t>(lo, v[i]);
+      hi = std::max<int64_t>(hi, v[i]);
+    }
+    if (lo > hi) lo = hi = 0;  // all NULL
+    const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    int width = 1;
+    while (width < 8 && (range >> (8 * width)) != 0) ++width;
+    Put(width, descending, [&](int64_t i) -> u128 {
+      return nulls && !a.IsValid(i) ? 0 : static_cast<uint64_t>(v[i]) - static_cast<uint64_t>(lo);
+    });
+  }
+
+  // Returns false once nothing more can be encoded.
+  bool Add(const ArrayData& a, const SortKey& k) {
+    if (Remaining() <= 0) {
+      complete = false;
+      return false;
+    }
+    const bool nulls = a.MayHaveNulls() && a.GetNullCount() > 0;
+    if (nulls) {
+      // NULLs first or last whatever the direction.
+      Put(1, false, [&](int64_t i) -> u128 { return a.IsValid(i) == k.nulls_first ? 1 : 0; });
+      if (Remaining() <= 0) {
+        complete = false;
+        return false;
+      }
+    }
+    auto put = [&](int width, auto get) {
+      Put(width, k.descending, [&](int64_t i) -> u128 { return nulls && !a.IsValid(i) ? 0 : get(i); });
+    };
+    switch (KindOf(*a.type)) {
+      case kI16:
+        PutInteger(a.GetValues<int16_t>(1), a, nulls, k.descending);
+        break;
+      case kI32:
+        PutInteger(a.GetValues<int32_t>(1), a, nulls, k.descending);
+        break;
+      case kI64:
+        PutInteger(a.GetValues<int64_t>(1), a, nulls, k.descending);
+        break;
+      case kI128: {
+        const int128_t* v = a.GetValues<int128_t>(1);
+        put(16, [v](int64_t i) {
+          return static_cast<u128>(LoadValue(v + i)) ^ (u128{1} << 127);
+        });
+        break;
+      }
+      case kF32: {
+        const float* v = a.GetValues<float>(1);
+        put(4, [v](int64_t i) { return FloatBits(v[i]); });
+        break;
+      }
+      case kF64: {
+        const double* v = a.GetValues<double>(1);
+        put(8, [v](int64_t i) { return FloatBits(v[i]); });
+        break;
+      }
+      case kBool: {
+        const uint8_t* bits = a.GetRaw<uint8_t>(1);
+        const int64_t off = a.offset;
+        put(1, [bits, off](int64_t i) { return bit_util::GetBit(bits, off + i) ? 1 : 0; });
+        break;
+      }
+      case kStr: {
+        // The first bytes, zero-padded: a prefix order consistent with byte
+        // order; equal prefixes are settled by the full comparison.
+        const int width = Remaining();
+        put(width, [&a, width](int64_t i) {
+          const std::string_view s = a.GetString(i);
+          u128 v = 0;
+          for (int b = 0; b < width; ++b) {
+            v = (v << 8) | (b < static_cast<int>(s.size()) ? static_cast<uint8_t>(s[b]) : 0);
+          }
+          return v;
+        });
+        complete = false;
+        return false;
+      }
+      default:  // intervals and the rest: compared in full
+        complete = false;
+        return false;
+    }
+    return true;
+  }
+};
+
+// Sorts [first, last) by `less`: slices on the thread pool, then pairwise
+// merges, checking for a cancel between them.
+template <typename T, typename Less>
+Status ParallelSort(T* first, T* last, Less less, const ExecutionContext* ctx) {
   // Rows per slice sorted between two cancellation checks (a few ms each).
   constexpr int64_t kSliceRows = int64_t{1} << 16;
-  std::vector<uint32_t> perm(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
-  RowComparator cmp(columns, keys);
-  auto less = [&](uint32_t a, uint32_t b) {
-    const int c = cmp.Compare(a, b);
-    return c < 0 || (c == 0 && a < b);
-  };
+  const int64_t n = last - first;
   auto check = [ctx]() -> Status {
     return ctx != nullptr && ctx->cancelled() ? ctx->CancelStatus() : Status::OK();
   };
   if (n < 100000) {
-    std::sort(perm.begin(), perm.end(), less);
-    return perm;
+    std::sort(first, last, less);
+    return Status::OK();
   }
-  // Sort slices in parallel, then merge them pairwise. At least one slice per
-  // thread, and slices small enough that a cancel is seen soon.
+  // At least one slice per thread, and slices small enough that a cancel is seen soon.
   const int64_t threads = std::max(1, DefaultParallelism());
   const int64_t slices = std::max(threads, (n + kSliceRows - 1) / kSliceRows);
   std::vector<int64_t> bounds;
   for (int64_t s = 0; s <= slices; ++s) bounds.push_back(n * s / slices);
   QUIVER_RETURN_NOT_OK(ParallelFor(slices, [&](int64_t s) -> Status {
     QUIVER_RETURN_NOT_OK(check());
-    std::sort(perm.begin() + bounds[static_cast<size_t>(s)], perm.begin() + bounds[static_cast<size_t>(s + 1)], less);
+    std::sort(first + bounds[static_cast<size_t>(s)], first + bounds[static_cast<size_t>(s + 1)], less);
     return Status::OK();
   }));
   while (bounds.size() > 2) {
@@ -151,12 +298,45 @@ Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& colum
     QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(pairs), [&](int64_t p) -> Status {
       QUIVER_RETURN_NOT_OK(check());
       const size_t a = static_cast<size_t>(p) * 2;
-      std::inplace_merge(perm.begin() + bounds[a], perm.begin() + bounds[a + 1], perm.begin() + bounds[a + 2], less);
+      std::inplace_merge(first + bounds[a], first + bounds[a + 1], first + bounds[a + 2], less);
       return Status::OK();
     }));
     for (size_t p = 0; p < pairs; ++p) next.push_back(bounds[p * 2 + 2]);
     if ((bounds.size() - 1) % 2 == 1) next.push_back(bounds.back());
     bounds.swap(next);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
+                                              const std::vector<SortKey>& keys, int64_t n,
+                                              const ExecutionContext* ctx) {
+  std::vector<uint32_t> perm(static_cast<size_t>(n));
+  RowComparator cmp(columns, keys);
+  auto less = [&](uint32_t a, uint32_t b) {
+    const int c = cmp.Compare(a, b);
+    return c < 0 || (c == 0 && a < b);
+  };
+  // Normalized prefixes, encoded column by column.
+  std::vector<u128> rows(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
+  PrefixEncoder enc{&rows, n};
+  for (const SortKey& k : keys) {
+    if (!enc.Add(*columns[static_cast<size_t>(k.column)], k)) break;
+  }
+  QUIVER_RETURN_NOT_OK(ParallelSort(rows.data(), rows.data() + n, std::less<u128>(), ctx));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = static_cast<uint32_t>(rows[static_cast<size_t>(i)]);
+  if (enc.complete) return perm;
+  // Runs of rows whose prefixes tie: ordered by the full comparison.
+  int64_t start = 0;
+  for (int64_t i = 1; i <= n; ++i) {
+    if (i < n && (rows[static_cast<size_t>(i)] >> 32) == (rows[static_cast<size_t>(start)] >> 32)) continue;
+    if (i - start > 1) {
+      QUIVER_RETURN_NOT_OK(ParallelSort(perm.data() + start, perm.data() + i, less, ctx));
+    }
+    start = i;
   }
   return perm;
 }

@@ -73,13 +73,27 @@ Status SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& 
   s.peer_end.resize(un);
   s.peer_start.resize(un);
   s.peer_group.resize(un);
-  RowComparator part_cmp(columns, part_keys);
-  RowComparator order_cmp(columns, f.orders);
+  // The key columns in sorted order, so that neighbours are compared with
+  // sequential reads rather than two random ones per key.
+  std::vector<ArrayRef> sorted_keys;
+  auto gathered = [&](std::vector<SortKey> keys) -> Result<std::vector<SortKey>> {
+    for (auto& k : keys) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(columns[static_cast<size_t>(k.column)],
+                                                        s.perm.data(), n, ctx.pool()));
+      k.column = static_cast<int>(sorted_keys.size());
+      sorted_keys.push_back(std::move(a));
+    }
+    return keys;
+  };
+  QUIVER_ASSIGN_OR_RAISE(const std::vector<SortKey> sorted_part_keys, gathered(part_keys));
+  QUIVER_ASSIGN_OR_RAISE(const std::vector<SortKey> sorted_order_keys, gathered(f.orders));
+  RowComparator part_cmp(sorted_keys, sorted_part_keys);
+  RowComparator order_cmp(sorted_keys, sorted_order_keys);
   // Walk backwards so each position learns where its partition and peer group end.
   int64_t part_end = n, peer_end = n;
   for (int64_t i = n - 1; i >= 0; --i) {
     if (i + 1 < n) {
-      const uint32_t a = s.perm[static_cast<size_t>(i)], b = s.perm[static_cast<size_t>(i + 1)];
+      const auto a = static_cast<uint32_t>(i), b = static_cast<uint32_t>(i + 1);
       if (!part_keys.empty() && part_cmp.Compare(a, b) != 0) {
         part_end = i + 1;
         peer_end = i + 1;
