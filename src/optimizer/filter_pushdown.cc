@@ -61,6 +61,12 @@ bool InlineGroups(ExprPtr* e, const LogicalAggregate& agg) {
     const auto* ref = plan::LocalColumnRef(**x);
     if (ref == nullptr) return;
     if (ref->binding.table == agg.group_index) {
+      // A key some grouping set leaves out is NULL in that set's rows, not
+      // the expression's value: a filter on it cannot go below.
+      if (!agg.GroupKeptInEverySet(ref->binding.column)) {
+        ok = false;
+        return;
+      }
       *x = agg.groups[static_cast<size_t>(ref->binding.column)]->Copy();
     } else if (ref->binding.table == agg.aggregate_index) {
       ok = false;

@@ -131,7 +131,7 @@ LogicalAggregate* FindGroupedAggregate(LogicalOperator* op, const ColumnBinding&
     case LogicalOpType::kAggregate: {
       auto& agg = op->As<LogicalAggregate>();
       if (b.table != agg.group_index || b.column < 0 ||
-          static_cast<size_t>(b.column) >= agg.groups.size()) {
+          static_cast<size_t>(b.column) >= agg.groups.size() || !agg.GroupKeptInEverySet(b.column)) {
         return nullptr;
       }
       *group = b.column;

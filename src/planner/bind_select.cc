@@ -433,7 +433,24 @@ Result<LogicalOpPtr> Binder::PlanAggregation(SelectBinding* sb, LogicalOpPtr pla
     if (a->HasSubquery()) return Status::Unsupported("subqueries inside aggregate arguments");
   }
   auto agg = std::make_unique<LogicalAggregate>(sb->group_index, sb->aggregate_index);
-  if (sb->grouping_sets) {
+  // GROUPING SETS are aggregated once by all their keys and then rolled up
+  // set by set, combining the partial states (the aggregate operator), so
+  // the input is read once whatever the number of sets. DISTINCT aggregates
+  // cannot be combined from partial states: for them every input row goes
+  // into every set (a cross product, below).
+  bool distinct = false;
+  for (const auto& a : sb->aggregates) distinct |= a->As<AggregateExpression>().distinct;
+  if (sb->grouping_sets && !distinct) {
+    const auto nkeys = static_cast<int>(sb->groups.size());
+    for (size_t i = 0; i < sb->sets.size(); ++i) {
+      agg->grouping_sets.push_back(sb->sets[i]);
+      if (sb->sets[i].empty()) agg->empty_grouping_sets.push_back(static_cast<int32_t>(i));
+    }
+    agg->grouping_set_id = nkeys;
+    ExprPtr id = MakeConstant(Value::Int32(0));
+    id->alias = "grouping set";
+    sb->groups.push_back(std::move(id));
+  } else if (sb->grouping_sets) {
     // GROUPING SETS: every input row once per set (a cross product with
     // VALUES (0), ..., (n-1)), grouped by the set id and each key, the
     // keys outside the row's set replaced by NULL. The id tells a rolled-up

@@ -1,5 +1,7 @@
 #include "planner/logical_plan.h"
 
+#include <algorithm>
+
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -281,14 +283,36 @@ std::vector<TypeRef> LogicalAggregate::GetTypes() const {
 
 std::string LogicalAggregate::NodeString() const {
   std::string s = "AGGREGATE [" + JoinExprs(groups, ", ") + "] " + JoinExprs(expressions, ", ");
+  if (!grouping_sets.empty()) {
+    s += " GROUPING SETS (";
+    for (size_t i = 0; i < grouping_sets.size(); ++i) {
+      s += i ? ", (" : "(";
+      for (size_t j = 0; j < grouping_sets[i].size(); ++j) {
+        s += (j ? ", #" : "#") + std::to_string(grouping_sets[i][j]);
+      }
+      s += ")";
+    }
+    s += ") id #" + std::to_string(grouping_set_id);
+  }
   if (!empty_grouping_sets.empty()) s += " (empty grouping sets give a row on no input)";
   return s;
+}
+
+bool LogicalAggregate::GroupKeptInEverySet(int i) const {
+  if (grouping_sets.empty()) return true;
+  if (i == grouping_set_id) return false;
+  for (const auto& set : grouping_sets) {
+    if (std::find(set.begin(), set.end(), i) == set.end()) return false;
+  }
+  return true;
 }
 
 LogicalOpPtr LogicalAggregate::CopyNode() const {
   auto op = std::make_unique<LogicalAggregate>(group_index, aggregate_index);
   for (const auto& g : groups) op->groups.push_back(g->Copy());
   op->empty_grouping_sets = empty_grouping_sets;
+  op->grouping_sets = grouping_sets;
+  op->grouping_set_id = grouping_set_id;
   return op;
 }
 

@@ -283,6 +283,16 @@ struct LogicalAggregate final : LogicalOperator {
   // of empty sets, which give one row even when no row comes in (as an
   // aggregate without GROUP BY does), other keys NULL.
   std::vector<int32_t> empty_grouping_sets;
+  // GROUPING SETS aggregated once at the finest grain and then rolled up
+  // (bind_select.cc): `groups` are the keys as read, `grouping_set_id` is
+  // the position among them of a constant placeholder that the operator
+  // fills with each set's number, and each set lists the group positions it
+  // keeps (the others come out NULL). Empty otherwise.
+  std::vector<std::vector<int>> grouping_sets;
+  int grouping_set_id = -1;
+  // Whether group `i`'s output is the group expression's value in every
+  // row (not NULLed by a grouping set that leaves it out).
+  bool GroupKeptInEverySet(int i) const;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<TypeRef> GetTypes() const override;
 

@@ -202,6 +202,12 @@ class DependentJoinPusher {
   Result<Pushed> PushAggregate(LogicalOpPtr op) {
     auto& agg = op->As<LogicalAggregate>();
     const bool ungrouped = agg.groups.empty();
+    // The empty set's row would have to appear for every outer row, even
+    // one that no inner row matches (as KeepUngroupedRow does for an
+    // aggregate without GROUP BY); not done yet.
+    if (!agg.empty_grouping_sets.empty()) {
+      return Status::Unsupported("correlated subqueries over grouping sets that include the empty set ()");
+    }
     QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
     op->children[0] = std::move(child.op);
     for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
@@ -212,6 +218,8 @@ class DependentJoinPusher {
       agg.groups.push_back(
           MakeColumnRef(child.carried[i], corr_.columns[i].type, corr_.columns[i].name));
       out.carried.push_back({agg.group_index, static_cast<int>(first + i)});
+      // A carried column groups every grouping set.
+      for (auto& set : agg.grouping_sets) set.push_back(static_cast<int>(first + i));
     }
     if (!ungrouped) {
       out.op = std::move(op);

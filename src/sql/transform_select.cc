@@ -175,16 +175,13 @@ bool IsImplicitRow(const pg_query::Node& n) {
 // columns. Duplicate sets are kept (PostgreSQL returns their groups twice).
 Status Transformer::TransformGroupingSets(const pg_query::SelectStmt& s, SelectNode* node) {
   node->has_grouping_sets = true;
-  std::vector<std::string> keys;  // ToString of node->group_by[i], to share equal keys
+  // Every occurrence is its own item; the binder maps equal expressions to
+  // one group key (ToString is only the output name: `a + 1` and `b * 2`
+  // are both "?column?", so it cannot tell keys apart).
   auto key_index = [&](const pg_query::Node& n) -> Result<size_t> {
     QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(n));
-    const std::string text = e->ToString();
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] == text) return i;
-    }
-    keys.push_back(text);
     node->group_by.push_back(std::move(e));
-    return keys.size() - 1;
+    return node->group_by.size() - 1;
   };
   // One element of ROLLUP / CUBE / a simple set: its columns.
   auto columns_of = [&](const pg_query::Node& n, KeySet* out) -> Status {

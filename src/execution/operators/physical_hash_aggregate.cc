@@ -104,6 +104,7 @@ std::string PhysicalHashAggregate::ParamsToString() const {
   for (size_t i = 0; i < groups_.size(); ++i) s += (i ? ", " : "[") + fmt::format("#{}", groups_[i]);
   if (!groups_.empty()) s += "] ";
   for (size_t i = 0; i < aggregates_.size(); ++i) s += (i ? ", " : "") + aggregates_[i].name;
+  if (!grouping_sets_.empty()) s += fmt::format(" (rolled up into {} grouping sets)", grouping_sets_.size());
   return s;
 }
 
@@ -246,7 +247,6 @@ Status PhysicalHashAggregate::Combine(ExecutionContext&, GlobalSinkState& gstate
 Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& gstate) const {
   auto& g = static_cast<AggGlobal&>(gstate);
   const size_t ngroups = groups_.size();
-  const bool fixed = key_width_ >= 0;
   const size_t nparts = groups_.empty() ? 1 : kPartitions;
   // An aggregate without GROUP BY has one row even over no input.
   if (g.tables.empty()) {
@@ -292,6 +292,9 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
   }));
   g.tables.clear();
   g.reservations.clear();
+  if (!grouping_sets_.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(parts, RollUp(ctx, std::move(parts)));
+  }
   // Empty grouping sets over no input: their rows, as an aggregate without
   // GROUP BY gives one.
   if (!empty_grouping_sets_.empty()) {
@@ -299,18 +302,20 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     for (const auto& t : parts) total += t->size();
     if (total == 0) {
       const int64_t n = static_cast<int64_t>(empty_grouping_sets_.size());
+      // The set id: the placeholder key, or the last key (cross-product plans).
+      const size_t id_pos = grouping_set_id_ >= 0 ? static_cast<size_t>(grouping_set_id_) : ngroups - 1;
       std::vector<ArrayRef> arrays;
-      for (size_t k = 0; k + 1 < ngroups; ++k) {
+      for (size_t k = 0; k < ngroups; ++k) {
         QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(group_types_[k], ctx.pool()));
-        QUIVER_RETURN_NOT_OK(b->AppendNulls(n));
+        if (k == id_pos) {
+          auto* id_builder = static_cast<NumericBuilder<int32_t>*>(b.get());
+          for (int32_t id : empty_grouping_sets_) QUIVER_RETURN_NOT_OK(id_builder->Append(id));
+        } else {
+          QUIVER_RETURN_NOT_OK(b->AppendNulls(n));
+        }
         QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
         arrays.push_back(std::move(a));
       }
-      QUIVER_ASSIGN_OR_RAISE(auto ids, MakeBuilder(group_types_[ngroups - 1], ctx.pool()));
-      auto* id_builder = static_cast<NumericBuilder<int32_t>*>(ids.get());
-      for (int32_t id : empty_grouping_sets_) QUIVER_RETURN_NOT_OK(id_builder->Append(id));
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef id_array, ids->Finish());
-      arrays.push_back(std::move(id_array));
       std::vector<VectorRef> refs;
       for (const auto& a : arrays) refs.push_back(VectorRef{a.get(), nullptr, false});
       KeyRows keys;
@@ -360,41 +365,13 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     g.distinct[a].clear();
   }
   // Groups and states -> columns, one partition per task.
-  const KeyLayout layout(group_types_);
   g.result.assign(parts.size(), {});
   g.result_rows.assign(parts.size(), 0);
   QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(parts.size()), [&](int64_t p) -> Status {
     if (ctx.cancelled()) return ctx.CancelStatus();  // long finalize: stop per task
     GroupTable& t = *parts[static_cast<size_t>(p)];
     const int64_t n = t.size();
-    std::vector<ArrayRef> cols;
-    if (fixed) {
-      // Column by column out of the fixed-width key rows.
-      auto key = [&t](int64_t i) {
-        uint32_t len;
-        return t.key(i, &len);
-      };
-      for (size_t k = 0; k < ngroups; ++k) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ExtractKeyColumn(layout, k, n, key, ctx.pool()));
-        cols.push_back(std::move(a));
-      }
-    } else {
-      std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
-      for (size_t k = 0; k < ngroups; ++k) {
-        QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(types_[k], ctx.pool()));
-        QUIVER_RETURN_NOT_OK(b->Reserve(n));
-        key_builders.push_back(std::move(b));
-      }
-      for (int64_t i = 0; i < n && ngroups > 0; ++i) {
-        uint32_t len;
-        const uint8_t* kp = t.key(i, &len);
-        for (size_t k = 0; k < ngroups; ++k) QUIVER_RETURN_NOT_OK(ReadValue(*types_[k], &kp, key_builders[k].get()));
-      }
-      for (auto& b : key_builders) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
-        cols.push_back(std::move(a));
-      }
-    }
+    QUIVER_ASSIGN_OR_RAISE(std::vector<ArrayRef> cols, KeyColumns(ctx, t));
     std::vector<uint8_t*> states(static_cast<size_t>(n));
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       for (int64_t i = 0; i < n; ++i) states[static_cast<size_t>(i)] = t.state(i) + state_offsets_[a];
@@ -411,6 +388,119 @@ Status PhysicalHashAggregate::Finalize(ExecutionContext& ctx, GlobalSinkState& g
     for (int64_t start = 0; start < g.result_rows[p]; start += kVectorSize) g.slices.emplace_back(p, start);
   }
   return Status::OK();
+}
+
+// The group keys of `t` as columns.
+Result<std::vector<ArrayRef>> PhysicalHashAggregate::KeyColumns(ExecutionContext& ctx,
+                                                                const GroupTable& t) const {
+  const size_t ngroups = groups_.size();
+  const int64_t n = t.size();
+  std::vector<ArrayRef> cols;
+  if (key_width_ >= 0) {
+    // Column by column out of the fixed-width key rows.
+    const KeyLayout layout(group_types_);
+    auto key = [&t](int64_t i) {
+      uint32_t len;
+      return t.key(i, &len);
+    };
+    for (size_t k = 0; k < ngroups; ++k) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ExtractKeyColumn(layout, k, n, key, ctx.pool()));
+      cols.push_back(std::move(a));
+    }
+    return cols;
+  }
+  std::vector<std::unique_ptr<ArrayBuilder>> key_builders;
+  for (size_t k = 0; k < ngroups; ++k) {
+    QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(group_types_[k], ctx.pool()));
+    QUIVER_RETURN_NOT_OK(b->Reserve(n));
+    key_builders.push_back(std::move(b));
+  }
+  for (int64_t i = 0; i < n && ngroups > 0; ++i) {
+    uint32_t len;
+    const uint8_t* kp = t.key(i, &len);
+    for (size_t k = 0; k < ngroups; ++k) {
+      QUIVER_RETURN_NOT_OK(ReadValue(*group_types_[k], &kp, key_builders[k].get()));
+    }
+  }
+  for (auto& b : key_builders) {
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
+    cols.push_back(std::move(a));
+  }
+  return cols;
+}
+
+// GROUPING SETS: each set's groups from the finest groups (every key),
+// their states combined. Set by set: the finest keys re-serialized with
+// the set's keys kept, the others NULL and the id its number (in parallel
+// over the finest partitions), then inserted into the output partition of
+// their new hash (in parallel over the output partitions).
+Result<PhysicalHashAggregate::Tables> PhysicalHashAggregate::RollUp(ExecutionContext& ctx,
+                                                                   Tables finest) const {
+  const size_t ngroups = groups_.size();
+  const size_t nfine = finest.size();
+  const KeyLayout layout(group_types_);
+  std::vector<std::vector<ArrayRef>> keys(nfine);
+  int64_t longest = 0;
+  for (const auto& t : finest) longest = std::max(longest, t->size());
+  QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nfine), [&](int64_t p) -> Status {
+    QUIVER_ASSIGN_OR_RAISE(keys[static_cast<size_t>(p)], KeyColumns(ctx, *finest[static_cast<size_t>(p)]));
+    return Status::OK();
+  }));
+  // NULL columns for the keys a set leaves out.
+  std::vector<ArrayRef> nulls;
+  for (size_t k = 0; k < ngroups; ++k) {
+    QUIVER_ASSIGN_OR_RAISE(auto b, MakeBuilder(group_types_[k], ctx.pool()));
+    QUIVER_RETURN_NOT_OK(b->AppendNulls(longest));
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, b->Finish());
+    nulls.push_back(std::move(a));
+  }
+  Tables out;
+  for (int q = 0; q < kPartitions; ++q) {
+    out.push_back(std::make_unique<GroupTable>(&aggregates_, &state_offsets_, row_size_, key_width_, 64));
+  }
+  std::vector<KeyRows> rows(nfine);
+  std::vector<std::vector<uint64_t>> hashes(nfine);
+  for (size_t s = 0; s < grouping_sets_.size(); ++s) {
+    if (ctx.cancelled()) return ctx.CancelStatus();
+    const std::vector<int>& set = grouping_sets_[s];
+    Int32Builder id_builder(int32(), ctx.pool());
+    for (int64_t i = 0; i < longest; ++i) QUIVER_RETURN_NOT_OK(id_builder.Append(static_cast<int32_t>(s)));
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef id, id_builder.Finish());
+    QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nfine), [&](int64_t p) -> Status {
+      const size_t pi = static_cast<size_t>(p);
+      const int64_t n = finest[pi]->size();
+      std::vector<VectorRef> refs;
+      for (size_t k = 0; k < ngroups; ++k) {
+        const bool kept = std::find(set.begin(), set.end(), static_cast<int>(k)) != set.end();
+        const ArrayData* a = static_cast<int>(k) == grouping_set_id_ ? id.get()
+                             : kept                                  ? keys[pi][k].get()
+                                                                     : nulls[k].get();
+        refs.push_back(VectorRef{a, nullptr, false});
+      }
+      SerializeKeys(layout, refs, n, &rows[pi]);
+      hashes[pi].resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) hashes[pi][static_cast<size_t>(i)] = HashKey(rows[pi].key(i), rows[pi].size(i));
+      return Status::OK();
+    }));
+    QUIVER_RETURN_NOT_OK(ParallelFor(kPartitions, [&](int64_t q) -> Status {
+      GroupTable& t = *out[static_cast<size_t>(q)];
+      for (size_t p = 0; p < nfine; ++p) {
+        GroupTable& src = *finest[p];
+        const int64_t n = src.size();
+        for (int64_t i = 0; i < n; ++i) {
+          const uint64_t h = hashes[p][static_cast<size_t>(i)];
+          if (PartitionOf(h) != q) continue;
+          const int64_t gid = t.FindOrCreate(rows[p].key(i), rows[p].size(i), h);
+          for (size_t a = 0; a < aggregates_.size(); ++a) {
+            QUIVER_RETURN_NOT_OK(aggregates_[a].function->combine(
+                src.state(i) + state_offsets_[a], t.state(gid) + state_offsets_[a], ctx.pool()));
+          }
+        }
+      }
+      return Status::OK();
+    }));
+  }
+  return out;  // `finest` and the states it holds go here
 }
 
 Result<std::unique_ptr<GlobalSourceState>> PhysicalHashAggregate::GetGlobalSourceState(ExecutionContext&) const {

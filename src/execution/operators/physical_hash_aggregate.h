@@ -12,12 +12,15 @@
 // every value is counted once across threads.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "execution/aggregate_spec.h"
 #include "execution/physical_operator.h"
 
 namespace quiver::exec {
+
+class GroupTable;
 
 class PhysicalHashAggregate final : public PhysicalOperator {
  public:
@@ -47,9 +50,23 @@ class PhysicalHashAggregate final : public PhysicalOperator {
   // GROUPING SETS: the last group key is the set id (int32); each id here
   // (an empty set) gets one row, other keys NULL, when no row came in.
   void set_empty_grouping_sets(std::vector<int32_t> ids) { empty_grouping_sets_ = std::move(ids); }
+  // GROUPING SETS rolled up from the finest groups (plan::LogicalAggregate):
+  // the input is grouped by every key once; Finalize then combines those
+  // groups' states into each set's groups, the keys a set leaves out NULL
+  // and the key at `id_position` (a constant placeholder) the set's number.
+  void set_grouping_sets(std::vector<std::vector<int>> sets, int id_position) {
+    grouping_sets_ = std::move(sets);
+    grouping_set_id_ = id_position;
+  }
 
  private:
+  using Tables = std::vector<std::unique_ptr<GroupTable>>;
+  Result<Tables> RollUp(ExecutionContext& ctx, Tables finest) const;
+  Result<std::vector<ArrayRef>> KeyColumns(ExecutionContext& ctx, const GroupTable& t) const;
+
   std::vector<int32_t> empty_grouping_sets_;
+  std::vector<std::vector<int>> grouping_sets_;
+  int grouping_set_id_ = -1;
   std::vector<int> groups_;
   std::vector<TypeRef> group_types_;
   int key_width_ = -1;  // fixed key width, -1 for variable-size keys

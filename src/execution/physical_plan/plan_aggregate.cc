@@ -44,6 +44,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalAg
   auto agg =
       std::make_unique<PhysicalHashAggregate>(op.GetTypes(), std::move(groups), std::move(specs));
   agg->set_empty_grouping_sets(op.empty_grouping_sets);
+  if (!op.grouping_sets.empty()) agg->set_grouping_sets(op.grouping_sets, op.grouping_set_id);
   agg->children().push_back(std::move(child));
   return PhysicalOpPtr(std::move(agg));
 }
