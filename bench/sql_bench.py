@@ -40,8 +40,14 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = {"ssb": ["lineorder", "date", "part", "supplier", "customer"],
-          "tpch": ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]}
+SSB_TABLES = ["lineorder", "date", "part", "supplier", "customer"]
+# suite: (the `quiver gen` data set it runs on, its tables); queries are bench/queries/<suite>/*.sql
+SUITES = {"ssb": ("ssb", SSB_TABLES),
+          "ssb_olap": ("ssb", SSB_TABLES),  # windows, ROLLUP and CUBE over SSB (issue 12)
+          "tpch": ("tpch", ["region", "nation", "supplier", "customer", "part", "partsupp", "orders",
+                            "lineitem"])}
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from result_compare import assert_same_result  # noqa: E402
 
 
 def cpu_model():
@@ -76,6 +82,17 @@ def quiver_times(quiver, prelude, sql, repeat):
     return times[-(repeat + 1):][1:]
 
 
+def check_answer(quiver, prelude, sql, con, label):
+    """Quiver's answer equals DuckDB's (types, values, order where ORDER BY fixes it):
+    a benchmark of a wrong answer measures nothing."""
+    proc = subprocess.run([quiver, "sql", "--format", "arrow", prelude + sql], capture_output=True,
+                          timeout=3600)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.decode())
+    ours = ipc.open_stream(proc.stdout).read_all()
+    assert_same_result(ours, con.sql(sql).to_arrow_table(), sql, label)
+
+
 def duck_times(con, sql, repeat):
     out = []
     for i in range(repeat + 1):
@@ -106,8 +123,8 @@ def main():
     for spec in args.suites.split(","):
         bench, sf = spec.split(":")
         sf = float(sf)
-        datadir = generate(args.quiver, bench, sf, Path(args.data_dir))
-        tables = SUITES[bench]
+        gen, tables = SUITES[bench]
+        datadir = generate(args.quiver, gen, sf, Path(args.data_dir))
         prelude = "".join(f'CREATE VIEW "{t}" AS SELECT * FROM read_arrow(\'{datadir}/{t}.arrow\');' for t in tables)
         arrow = {t: ipc.open_file(f"{datadir}/{t}.arrow").read_all() for t in tables}
         native = duckdb.connect()
@@ -123,6 +140,7 @@ def main():
             if only and qf.stem not in only:
                 continue
             sql = qf.read_text()
+            check_answer(args.quiver, prelude, sql, native, f"{bench} sf{sf:g} {qf.stem}")
             q = statistics.median(quiver_times(args.quiver, prelude, sql, args.repeat))
             n = statistics.median(duck_times(native, sql, args.repeat))
             a = statistics.median(duck_times(scan, sql, args.repeat))
@@ -160,7 +178,8 @@ def main():
               f"Date: {datetime.date.today()}, machine: {os.cpu_count()} cores ({cpu_model()}), "
               f"DuckDB {duckdb.__version__}, pyarrow {pa.__version__}.  ",
               "Median of the runs after one warm-up; Quiver's time is the engine's (parse to last row) without "
-              "process start-up; DuckDB's is `con.sql(q).fetchall()`. Ratios below 1 mean Quiver is faster.", ""]
+              "process start-up; DuckDB's is `con.sql(q).fetchall()`. Ratios below 1 mean Quiver is faster. "
+              "Before timing, each query's answer (`--format arrow`) is checked equal to DuckDB's.", ""]
     body = "\n".join(header) + "\n" + "\n\n".join(sections) + "\n"
     path = Path(args.results)
     text = path.read_text() if path.exists() else "# Benchmark results\n"
