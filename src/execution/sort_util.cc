@@ -153,6 +153,9 @@ struct PrefixEncoder {
   int64_t n;
   int used = 0;          // bytes of the prefix filled so far
   bool complete = true;  // every key fully encoded
+  int key = 0;           // the key being encoded
+  int full_keys = 0;     // the leading keys encoded in full
+  int owner[kPrefixBytes] = {};  // prefix byte -> the key it encodes
 
   int Remaining() const { return kPrefixBytes - used; }
 
@@ -162,6 +165,7 @@ struct PrefixEncoder {
   void Put(int width, bool descending, F value_of) {
     const int take = std::min(width, Remaining());
     if (take < width) complete = false;
+    for (int b = used; b < used + take; ++b) owner[b] = key;
     const int shift = 8 * (16 - used - take);
     const u128 mask = take >= 16 ? ~u128{0} : (u128{1} << (8 * take)) - 1;
     u128* out = rows->data();
@@ -312,7 +316,8 @@ Status ParallelSort(T* first, T* last, Less less, const ExecutionContext* ctx) {
 
 Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
                                               const std::vector<SortKey>& keys, int64_t n,
-                                              const ExecutionContext* ctx) {
+                                              const ExecutionContext* ctx,
+                                              std::vector<uint8_t>* first_difference) {
   std::vector<uint32_t> perm(static_cast<size_t>(n));
   RowComparator cmp(columns, keys);
   auto less = [&](uint32_t a, uint32_t b) {
@@ -324,19 +329,51 @@ Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& colum
   for (int64_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
   PrefixEncoder enc{&rows, n};
   for (const SortKey& k : keys) {
-    if (!enc.Add(*columns[static_cast<size_t>(k.column)], k)) break;
+    const bool whole = enc.Add(*columns[static_cast<size_t>(k.column)], k);
+    if (whole && enc.complete) enc.full_keys = enc.key + 1;
+    if (!whole) break;
+    ++enc.key;
   }
   QUIVER_RETURN_NOT_OK(ParallelSort(rows.data(), rows.data() + n, std::less<u128>(), ctx));
   for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = static_cast<uint32_t>(rows[static_cast<size_t>(i)]);
-  if (enc.complete) return perm;
-  // Runs of rows whose prefixes tie: ordered by the full comparison.
-  int64_t start = 0;
-  for (int64_t i = 1; i <= n; ++i) {
-    if (i < n && (rows[static_cast<size_t>(i)] >> 32) == (rows[static_cast<size_t>(start)] >> 32)) continue;
-    if (i - start > 1) {
-      QUIVER_RETURN_NOT_OK(ParallelSort(perm.data() + start, perm.data() + i, less, ctx));
+  if (!enc.complete) {
+    // Runs of rows whose prefixes tie: ordered by the full comparison.
+    int64_t start = 0;
+    for (int64_t i = 1; i <= n; ++i) {
+      if (i < n && (rows[static_cast<size_t>(i)] >> 32) == (rows[static_cast<size_t>(start)] >> 32)) continue;
+      if (i - start > 1) {
+        QUIVER_RETURN_NOT_OK(ParallelSort(perm.data() + start, perm.data() + i, less, ctx));
+      }
+      start = i;
     }
-    start = i;
+  }
+  if (first_difference != nullptr) {
+    // Where neighbours' prefixes differ, the first differing byte names the
+    // key; where they tie, the keys encoded in full are equal and the rest
+    // are compared one by one.
+    const auto nkeys = static_cast<uint8_t>(keys.size());
+    std::vector<RowComparator> one_key;
+    for (const SortKey& k : keys) one_key.emplace_back(columns, std::vector<SortKey>{k});
+    first_difference->assign(static_cast<size_t>(n), nkeys);
+    for (int64_t i = 1; i < n; ++i) {
+      const u128 x = (rows[static_cast<size_t>(i)] ^ rows[static_cast<size_t>(i - 1)]) >> 32;
+      uint8_t d = nkeys;
+      if (x != 0) {
+        const auto hi = static_cast<uint64_t>(x >> 64), lo = static_cast<uint64_t>(x);
+        // The prefix is the top 12 bytes: x holds them in its low 96 bits.
+        const int lead = hi != 0 ? __builtin_clzll(hi) - 32 : 32 + __builtin_clzll(lo);
+        d = static_cast<uint8_t>(enc.owner[lead / 8]);
+      } else {
+        const uint32_t a = perm[static_cast<size_t>(i - 1)], b = perm[static_cast<size_t>(i)];
+        for (size_t k = static_cast<size_t>(enc.full_keys); k < keys.size(); ++k) {
+          if (one_key[k].Compare(a, b) != 0) {
+            d = static_cast<uint8_t>(k);
+            break;
+          }
+        }
+      }
+      (*first_difference)[static_cast<size_t>(i)] = d;
+    }
   }
   return perm;
 }

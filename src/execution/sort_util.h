@@ -22,9 +22,15 @@ class ExecutionContext;
 // keep the input order. Sorts slices on the thread pool and merges them;
 // between slices and merges it stops with ctx's CancelStatus once ctx (may
 // be null) is cancelled, so a big sort does not outlive its query's cancel.
+//
+// With `first_difference`, also sets (*first_difference)[i], for i >= 1, to
+// the index of the first key on which sorted rows i - 1 and i differ
+// (keys.size() when they are equal), read from the sort's own key prefixes
+// where it can; element 0 is keys.size(). REQUIRES: keys.size() < 256.
 Result<std::vector<uint32_t>> SortPermutation(const std::vector<ArrayRef>& columns,
                                               const std::vector<SortKey>& keys, int64_t n,
-                                              const ExecutionContext* ctx = nullptr);
+                                              const ExecutionContext* ctx = nullptr,
+                                              std::vector<uint8_t>* first_difference = nullptr);
 
 // Compares rows i and j: negative, zero or positive.
 class RowComparator {

@@ -3,7 +3,7 @@
 // key type, NULLs first and last, ascending and descending, NaN / -0.0 /
 // infinities, integer extremes, strings sharing long prefixes or holding
 // NUL bytes, keys that overflow the prefix, and sizes on both sides of the
-// parallel threshold.
+// parallel threshold; and the first key on which sorted neighbours differ.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -159,9 +159,22 @@ TEST(SortPermutation, EqualsAStableSortByRowComparator) {
       what += "type " + std::to_string(t) + (nulls ? " nulls" : "") + (key.descending ? " desc" : "") +
               (key.nulls_first ? " nulls-first" : "") + "; ";
     }
-    auto got = SortPermutation(cols, keys, n);
+    std::vector<uint8_t> diff;
+    auto got = SortPermutation(cols, keys, n, nullptr, &diff);
     ASSERT_TRUE(got.ok()) << got.status().ToString();
-    ASSERT_EQ(*got, Reference(cols, keys, n)) << "round " << round << " n=" << n << ": " << what;
+    const std::vector<uint32_t> want = Reference(cols, keys, n);
+    ASSERT_EQ(*got, want) << "round " << round << " n=" << n << ": " << what;
+    // The first key on which neighbours differ, by RowComparator key by key.
+    ASSERT_EQ(diff.size(), static_cast<size_t>(n));
+    std::vector<RowComparator> one_key;
+    for (const SortKey& k : keys) one_key.emplace_back(cols, std::vector<SortKey>{k});
+    for (int64_t i = 1; i < n; ++i) {
+      size_t d = keys.size();
+      for (size_t k = 0; k < keys.size() && d == keys.size(); ++k) {
+        if (one_key[k].Compare(want[static_cast<size_t>(i - 1)], want[static_cast<size_t>(i)]) != 0) d = k;
+      }
+      ASSERT_EQ(diff[static_cast<size_t>(i)], d) << "round " << round << " row " << i << ": " << what;
+    }
   }
 }
 

@@ -58,46 +58,60 @@ Status SortRows(const std::vector<ArrayRef>& columns, const WindowFunctionSpec& 
   for (int c : f.partitions) part_keys.push_back({c, false, false});
   all_keys = part_keys;
   for (const auto& k : f.orders) all_keys.push_back(k);
+  if (all_keys.size() > 250) {
+    return Status::Unsupported("a window with more than 250 PARTITION BY and ORDER BY keys");
+  }
   // perm + part_end + peer_start + peer_end + peer_group (+ group_start).
   QUIVER_RETURN_NOT_OK(s.memory.Update(n * (4 + 5 * 8)));
+  // first_diff[i]: the first key of all_keys on which sorted rows i - 1 and
+  // i differ; partitions and peer groups start where it is small enough.
+  std::vector<uint8_t> first_diff;
   if (sorted != nullptr) {
     s.perm = *sorted;
   } else if (all_keys.empty()) {
     s.perm.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) s.perm[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
   } else {
-    QUIVER_ASSIGN_OR_RAISE(s.perm, SortPermutation(columns, all_keys, n, &ctx));
+    QUIVER_ASSIGN_OR_RAISE(s.perm, SortPermutation(columns, all_keys, n, &ctx, &first_diff));
   }
-  const auto un = static_cast<size_t>(n);
-  s.part_end.resize(un);
-  s.peer_end.resize(un);
-  s.peer_start.resize(un);
-  s.peer_group.resize(un);
-  // The key columns in sorted order, so that neighbours are compared with
-  // sequential reads rather than two random ones per key.
-  std::vector<ArrayRef> sorted_keys;
-  auto gathered = [&](std::vector<SortKey> keys) -> Result<std::vector<SortKey>> {
+  if (first_diff.empty() && n > 0) {
+    // A sort shared with another window: compare neighbours here, on the
+    // key columns gathered in sorted order (sequential reads).
+    std::vector<ArrayRef> sorted_keys;
+    std::vector<SortKey> keys = all_keys;
     for (auto& k : keys) {
       QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(columns[static_cast<size_t>(k.column)],
                                                         s.perm.data(), n, ctx.pool()));
       k.column = static_cast<int>(sorted_keys.size());
       sorted_keys.push_back(std::move(a));
     }
-    return keys;
-  };
-  QUIVER_ASSIGN_OR_RAISE(const std::vector<SortKey> sorted_part_keys, gathered(part_keys));
-  QUIVER_ASSIGN_OR_RAISE(const std::vector<SortKey> sorted_order_keys, gathered(f.orders));
-  RowComparator part_cmp(sorted_keys, sorted_part_keys);
-  RowComparator order_cmp(sorted_keys, sorted_order_keys);
+    std::vector<RowComparator> one_key;
+    for (const auto& k : keys) one_key.emplace_back(sorted_keys, std::vector<SortKey>{k});
+    first_diff.assign(static_cast<size_t>(n), static_cast<uint8_t>(keys.size()));
+    for (int64_t i = 1; i < n; ++i) {
+      for (size_t k = 0; k < keys.size(); ++k) {
+        if (one_key[k].Compare(static_cast<uint32_t>(i - 1), static_cast<uint32_t>(i)) != 0) {
+          first_diff[static_cast<size_t>(i)] = static_cast<uint8_t>(k);
+          break;
+        }
+      }
+    }
+  }
+  const auto un = static_cast<size_t>(n);
+  s.part_end.resize(un);
+  s.peer_end.resize(un);
+  s.peer_start.resize(un);
+  s.peer_group.resize(un);
+  const size_t nparts = part_keys.size();
   // Walk backwards so each position learns where its partition and peer group end.
   int64_t part_end = n, peer_end = n;
   for (int64_t i = n - 1; i >= 0; --i) {
     if (i + 1 < n) {
-      const auto a = static_cast<uint32_t>(i), b = static_cast<uint32_t>(i + 1);
-      if (!part_keys.empty() && part_cmp.Compare(a, b) != 0) {
+      const uint8_t d = first_diff[static_cast<size_t>(i + 1)];
+      if (d < nparts) {
         part_end = i + 1;
         peer_end = i + 1;
-      } else if (!f.orders.empty() && order_cmp.Compare(a, b) != 0) {
+      } else if (d < all_keys.size()) {
         peer_end = i + 1;
       }
     }
@@ -733,8 +747,49 @@ class FunctionEvaluator {
     return fn.update(args, static_cast<int64_t>(rows->size()), states->data(), ctx_.pool());
   }
 
+  // Aggregates whose result does not depend on the order rows are folded
+  // in (string_agg's does, and functions added later are assumed to).
+  static bool OrderInsensitive(const AggregateFunction& fn) {
+    static const char* const kNames[] = {"count_star", "count", "sum", "avg", "min", "max",
+                                         "bool_and", "bool_or", "every"};
+    for (const char* name : kNames) {
+      if (fn.name == name) return true;
+    }
+    return false;
+  }
+
   Status FoldRunning(const AggregateFunction& fn, const std::vector<int64_t>& slot_of,
                      const std::vector<int64_t>& slot_start, const std::vector<uint8_t*>& result_ptrs) {
+    if (OrderInsensitive(fn)) {
+      // Every row folded into its own step's state in one update call per
+      // partition, then each step's state combined with the previous step's
+      // (a prefix sum of states): two calls per step less than below.
+      const ArrayData* filter = f_.filter >= 0 ? columns_[static_cast<size_t>(f_.filter)].get() : nullptr;
+      return ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
+        std::vector<uint32_t> rows;
+        std::vector<uint8_t*> states;
+        rows.reserve(static_cast<size_t>(pe - ps));
+        states.reserve(static_cast<size_t>(pe - ps));
+        for (int64_t i = ps; i < pe; ++i) {
+          const uint32_t row = s_.perm[static_cast<size_t>(i)];
+          if (!Passes(filter, row)) continue;
+          rows.push_back(row);
+          states.push_back(result_ptrs[static_cast<size_t>(slot_of[static_cast<size_t>(i)])]);
+        }
+        if (!rows.empty()) {
+          std::vector<VectorRef> args(f_.args.size());
+          for (size_t a = 0; a < args.size(); ++a) {
+            args[a] = VectorRef{columns_[static_cast<size_t>(f_.args[a])].get(), rows.data(), false};
+          }
+          QUIVER_RETURN_NOT_OK(fn.update(args, static_cast<int64_t>(rows.size()), states.data(), ctx_.pool()));
+        }
+        const auto slots = static_cast<int64_t>(slot_start.size());
+        for (int64_t k = slot_of[static_cast<size_t>(ps)] + 1; k < slots && slot_start[static_cast<size_t>(k)] < pe; ++k) {
+          QUIVER_RETURN_NOT_OK(fn.combine(result_ptrs[static_cast<size_t>(k - 1)], result_ptrs[static_cast<size_t>(k)], ctx_.pool()));
+        }
+        return Status::OK();
+      });
+    }
     return ForEachPartition([&](int64_t ps, int64_t pe) -> Status {
       StateArena arena(ctx_.pool());
       QUIVER_RETURN_NOT_OK(arena.Reset(fn.state_size, 1));
