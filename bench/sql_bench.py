@@ -46,6 +46,9 @@ SUITES = {"ssb": ("ssb", SSB_TABLES),
           "ssb_olap": ("ssb", SSB_TABLES),  # windows, ROLLUP and CUBE over SSB (issue 12)
           "tpch": ("tpch", ["region", "nation", "supplier", "customer", "part", "partsupp", "orders",
                             "lineitem"])}
+# The RESULTS.md section each suite's table goes to.
+SECTIONS = {"ssb": "SQL: SSB and TPC-H vs DuckDB", "tpch": "SQL: SSB and TPC-H vs DuckDB",
+            "ssb_olap": "SQL: windows, ROLLUP and CUBE vs DuckDB"}
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 from result_compare import assert_same_result  # noqa: E402
 
@@ -119,7 +122,7 @@ def main():
     args = ap.parse_args()
     base = args.baseline_quiver
     only = set(filter(None, args.queries.split(",")))
-    sections = []
+    sections = {}  # RESULTS.md section title -> the suites' tables
     for spec in args.suites.split(","):
         bench, sf = spec.split(":")
         sf = float(sf)
@@ -167,12 +170,19 @@ def main():
             geo_b = math.exp(sum(math.log(r[1] / r[4]) for r in rows) / len(rows))
             geo += f" | **{geo_b:.2f}** |"
         lines.append(geo)
-        sections.append("\n".join(lines))
+        sections.setdefault(SECTIONS[bench], []).append("\n".join(lines))
         print("\n".join(lines))
     if args.no_write:
         return
-    header = ["## SQL: SSB and TPC-H vs DuckDB (`bench/sql_bench.py`)", "",
-              f"Command: `.venv/bin/python bench/sql_bench.py --suites {args.suites} --repeat {args.repeat}"
+    for title, tables in sections.items():
+        write_section(args, base, title, tables)
+
+
+def write_section(args, base, title, tables):
+    """Replaces (or appends) the section `title` of RESULTS.md."""
+    suites = ",".join(s for s in args.suites.split(",") if SECTIONS[s.split(":")[0]] == title)
+    header = [f"## {title} (`bench/sql_bench.py`)", "",
+              f"Command: `.venv/bin/python bench/sql_bench.py --suites {suites} --repeat {args.repeat}"
               + (f" --baseline-quiver <{args.baseline_label} build> --baseline-label {args.baseline_label}" if base else "")
               + "`  ",
               f"Date: {datetime.date.today()}, machine: {os.cpu_count()} cores ({cpu_model()}), "
@@ -180,10 +190,10 @@ def main():
               "Median of the runs after one warm-up; Quiver's time is the engine's (parse to last row) without "
               "process start-up; DuckDB's is `con.sql(q).fetchall()`. Ratios below 1 mean Quiver is faster. "
               "Before timing, each query's answer (`--format arrow`) is checked equal to DuckDB's.", ""]
-    body = "\n".join(header) + "\n" + "\n\n".join(sections) + "\n"
+    body = "\n".join(header) + "\n" + "\n\n".join(tables) + "\n"
     path = Path(args.results)
     text = path.read_text() if path.exists() else "# Benchmark results\n"
-    marker = "## SQL: SSB and TPC-H vs DuckDB"
+    marker = f"## {title}"
     if marker in text:
         start = text.index(marker)
         nxt = text.find("\n## ", start + 1)
