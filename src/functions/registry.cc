@@ -58,6 +58,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterJsonFunctions(r);
     RegisterRegexFunctions(r);
     RegisterTextFunctions(r);
+    RegisterDateTimeFormatFunctions(r);
     return r;
   }();
   return *registry;

@@ -34,6 +34,14 @@ INSERT INTO r VALUES
   (8, 'banana', 'an'),
   (9, 'a.b*c', '.'),
   (10, 'x_y%z', '_');
+CREATE TABLE t (id int, ts timestamp, tz timestamptz, d date);
+INSERT INTO t VALUES
+  (1, '2024-02-29 13:05:09.123456', '2024-02-29 13:05:09.123456+00', '2024-02-29'),
+  (2, '2023-12-31 00:00:00', '2023-12-31 23:59:59.999999+00', '2023-01-01'),
+  (3, '2021-01-03 12:00:00', '2021-01-03 00:00:01+00', '2020-12-31'),
+  (4, NULL, NULL, NULL),
+  (5, '0001-01-01 01:02:03', '1999-07-11 11:30:00+00', '2000-03-01'),
+  (6, '2008-12-29 23:59:59.5', '2010-01-03 06:00:00+00', '1970-01-01');
 """
 
 # Newlines shown as '/' keep the failure messages readable.
@@ -89,6 +97,7 @@ QUERIES = [
     "SELECT id, substring(s similar '%#\"a_*#\"%' escape '#'), substring(s similar '_#\"%#\"_' escape '#') FROM r",
     # filters use the operators' select kernels
     "SELECT id FROM r WHERE s ~ 'a'",
+
     "SELECT id FROM r WHERE s !~* 'A' AND s NOT SIMILAR TO '%o%'",
     "SELECT count(*) FROM r WHERE s ~ p",
     # translate, concat_ws, concat over any type, quote_*
@@ -115,6 +124,26 @@ QUERIES = [
     "width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(0, 0, 10, 5), width_bucket(5, 10, 0, 5), "
     "width_bucket(10, 10, 0, 5), width_bucket(0, 10, 0, 5), width_bucket(-0.5, -1, 0, 4), width_bucket(1e300, -1e308, 1e308, 10)",
     "SELECT id, width_bucket(id, 0, 10, 4), width_bucket(id::numeric / 3, 0.5, 3.5, 6), width_bucket(id * 1.5, 15, 0, 3) FROM r",
+    # to_char over timestamps, timestamptz and dates
+    "SELECT id, to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US'), to_char(ts, 'DD Mon YYYY HH12:MI:SS AM'), to_char(ts, 'FMDD FMMonth YYYY, FMDay') FROM t",
+    "SELECT id, to_char(ts, 'Month|MONTH|month|Mon|MON|mon|Day|DAY|day|Dy|DY|dy'), to_char(ts, 'YYY YY Y Y,YYY CC Q') FROM t",
+    "SELECT id, to_char(ts, 'DDD D ID IDDD WW W IW IYYY IYY IY I J'), to_char(ts, 'HH HH12 HH24 MI SS MS US SSSS SSSSS') FROM t",
+    "SELECT id, to_char(ts, 'am pm a.m. p.m. AD BC ad a.d. B.C.'), to_char(ts, 'DDth DDTH FMDDth MMth Yth'), to_char(ts, 'RM rm FMRM') FROM t",
+    "SELECT id, to_char(ts, '\"Year\" YYYY \"at\" HH24\"h\"'), to_char(ts, 'FF1 FF2 FF3 FF4 FF5 FF6'), to_char(ts, 'FMHH12:FMMI FMSS FMMS FMUS') FROM t",
+    "SELECT id, to_char(tz, 'YYYY-MM-DD HH24:MI:SS TZ tz OF TZH:TZM'), to_char(ts, 'TZ|OF|'), to_char(d, 'YYYY/MM/DD Dy'), to_char(tz, '') FROM t",
+    "SELECT id, to_char(ts, 'xyz-YYYY!MM?DD§é'), to_char(ts, 'FMyyyy-fmmm-dd hh24:mi'), to_char(ts, 'FXYYYY TMMonth') FROM t",
+    "SELECT to_char(DATE '2024-02-29', 'FMDay, FMDDth \"of\" FMMonth YYYY'), to_char(TIMESTAMP '2020-01-01 00:00:00', 'IYYY-IW-ID'), "
+    "to_char(TIMESTAMP '1999-12-31 12:00:00', 'HH12 AM CC'), to_char(TIMESTAMP '2000-01-01 00:00:00', 'CC FMCC')",
+    # to_date / to_timestamp
+    "SELECT to_date('2024-02-29', 'YYYY-MM-DD')::text, to_date('29 Feb 2024', 'DD Mon YYYY')::text, to_date('20240229', 'YYYYMMDD')::text, "
+    "to_date('February 29, 2024', 'Month DD, YYYY')::text, to_date('2024/2/9', 'YYYY/MM/DD')::text, to_date('24-02-29', 'YY-MM-DD')::text, "
+    "to_date('99-12-31', 'YY-MM-DD')::text, to_date('2024 060', 'YYYY DDD')::text, to_date('2460370', 'J')::text, to_date('  2024-02-29', 'YYYY-MM-DD')::text, to_date('2024-01-01 junk', 'YYYY-MM-DD')::text",
+    "SELECT to_timestamp('2024-02-29 13:05:09', 'YYYY-MM-DD HH24:MI:SS')::text, to_timestamp('29.02.2024 01:05 PM', 'DD.MM.YYYY HH12:MI AM')::text, "
+    "to_timestamp('2024-02-29 13:05:09.123456', 'YYYY-MM-DD HH24:MI:SS.US')::text, to_timestamp('2024-02-29 13:05:09.12', 'YYYY-MM-DD HH24:MI:SS.MS')::text, "
+    "to_timestamp('12:00 AM 2024-01-01', 'HH12:MI AM YYYY-MM-DD')::text, to_timestamp('2024-01-01 12:30 pm', 'YYYY-MM-DD HH:MI pm')::text, "
+    "to_timestamp('0001-01-01 BC', 'YYYY-MM-DD BC')::text, to_timestamp('2024 XII 25', 'YYYY RM DD')::text",
+    "SELECT to_timestamp(0)::text, to_timestamp(1709211909.123456)::text, to_timestamp(-1.5)::text, to_timestamp(951782400)::text",
+    "SELECT id, to_char(to_timestamp(to_char(tz, 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US') FROM t",
 ]
 
 ERRORS = [
@@ -148,6 +177,14 @@ ERRORS = [
     "SELECT width_bucket(1, 0, 'Infinity'::float8, 2)",
     "SELECT sha256('abc'::text)",
     "SELECT concat_ws('-')",
+    "SELECT to_date('2024-02-30', 'YYYY-MM-DD')",
+    "SELECT to_date('2024-13-01', 'YYYY-MM-DD')",
+    "SELECT to_date('abcd-01-01', 'YYYY-MM-DD')",
+    "SELECT to_date('2024-Foo-01', 'YYYY-Mon-DD')",
+    "SELECT to_timestamp('2024-01-01 25:00', 'YYYY-MM-DD HH24:MI')",
+    "SELECT to_timestamp('13:00', 'HH12:MI')",
+    "SELECT to_timestamp('NaN'::float8)",
+    "SELECT to_timestamp(1e20)",
 ]
 
 REFUSED = [
@@ -191,3 +228,19 @@ def test_errors_match_postgres(pg, run_quiver, sql):
 def test_refused_not_answered(pg, run_quiver, sql, message):
     err = quiver_error(run_quiver, sql)
     assert err["sqlstate"] == "0A000" and message in err["error"], err
+
+
+@pytest.mark.parametrize("sql,near", [
+    ("SELECT id, regexp_replce(s, 'a', 'b') FROM r", "regexp_replace"),
+    ("SELECT id, md6(s) FROM r", "md5"),
+    ("SELECT id, to_chr(ts, 'YYYY') FROM t", "to_char"),
+    ("SELECT id, translat(s, 'a', 'b') FROM r", "translate"),
+])
+def test_unknown_function_says_where_and_what_is_near(pg, run_quiver, sql, near):
+    assert pg.sqlstate(sql) == "42883"
+    err = quiver_error(run_quiver, sql)
+    assert err["sqlstate"] == "42883", err
+    name = sql.split(", ")[1].split("(")[0]
+    # The position is that of the call in the statement (1-based, as psql's caret).
+    assert err["position"] == sql.index(name) + 1 + len(SETUP), err
+    assert f'Perhaps you meant to call the function "{near}"' in err["hint"], err
