@@ -1,5 +1,5 @@
 // Registration of function families added after function.h's list
-// (regex_functions.cc, text_functions.cc, datetime_format.cc), kept out of function.h so that a
+// (regex_functions.cc, text_functions.cc, datetime_format.cc, datetime_more.cc), kept out of function.h so that a
 // new family rebuilds only the registry.
 #pragma once
 
@@ -9,5 +9,6 @@ class FunctionRegistry;
 void RegisterRegexFunctions(FunctionRegistry* r);
 void RegisterTextFunctions(FunctionRegistry* r);
 void RegisterDateTimeFormatFunctions(FunctionRegistry* r);
+void RegisterDateTimeMoreFunctions(FunctionRegistry* r);
 
 }  // namespace quiver

@@ -59,6 +59,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterRegexFunctions(r);
     RegisterTextFunctions(r);
     RegisterDateTimeFormatFunctions(r);
+    RegisterDateTimeMoreFunctions(r);
     return r;
   }();
   return *registry;

@@ -849,6 +849,40 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
         .WithSqlState(sqlstate::kWrongObjectType)
         .WithPosition(e.location);
   }
+  if (name == "make_interval" && e.children.size() <= 7) {
+    // make_interval(years, months, weeks, days, hours, mins, secs), each
+    // optional and nameable (days => 10), as PostgreSQL's defaults of 0.
+    static const char* const kParams[] = {"years", "months", "weeks", "days", "hours", "mins", "secs"};
+    std::vector<ExprPtr> args(7);
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      size_t slot = k;
+      if (!e.arg_names[k].empty()) {
+        slot = 7;
+        for (size_t p = 0; p < 7; ++p) {
+          if (e.arg_names[k] == kParams[p]) slot = p;
+        }
+        if (slot < 7 && args[slot] != nullptr) {
+          return Status::Invalid("argument name \"{}\" used more than once", e.arg_names[k])
+              .WithSqlState(sqlstate::kSyntaxError)
+              .WithPosition(e.location);
+        }
+        if (slot == 7) {
+          return Status::KeyError("function make_interval({} => ...) does not exist", e.arg_names[k])
+              .WithSqlState(sqlstate::kUndefinedFunction)
+              .WithPosition(e.location);
+        }
+      }
+      QUIVER_ASSIGN_OR_RAISE(args[slot], Bind(*e.children[k]));
+    }
+    for (size_t p = 0; p < 7; ++p) {
+      if (args[p] == nullptr) args[p] = MakeConstant(p == 6 ? Value::Double(0) : Value::Int64(0));
+    }
+    auto f = MakeFunction(name, std::move(args), false);
+    if (!f.ok()) return f.status().WithPosition(e.location);
+    ExprPtr out = std::move(f).ValueOrDie();
+    out->alias = name;
+    return out;
+  }
   for (const auto& n : e.arg_names) {
     if (!n.empty()) {
       return Status::Invalid("function {} does not take named arguments", name)

@@ -143,6 +143,29 @@ QUERIES = [
     "to_timestamp('12:00 AM 2024-01-01', 'HH12:MI AM YYYY-MM-DD')::text, to_timestamp('2024-01-01 12:30 pm', 'YYYY-MM-DD HH:MI pm')::text, "
     "to_timestamp('0001-01-01 BC', 'YYYY-MM-DD BC')::text, to_timestamp('2024 XII 25', 'YYYY RM DD')::text",
     "SELECT to_timestamp(0)::text, to_timestamp(1709211909.123456)::text, to_timestamp(-1.5)::text, to_timestamp(951782400)::text",
+    # make_timestamp, make_interval (named and positional), justify_*, date_bin, age
+    "SELECT make_timestamp(2024, 2, 29, 13, 5, 9.5)::text, make_timestamp(-44, 3, 15, 0, 0, 0)::text, make_timestamp(2023, 12, 31, 24, 0, 0)::text, "
+    "make_timestamptz(2024, 1, 1, 0, 0, 0.000001)::text, make_timestamp(1, 1, 1, 23, 59, 59.9999996)::text",
+    "SELECT make_interval()::text, make_interval(1, 2, 3, 4, 5, 6, 7.5)::text, make_interval(days => 10)::text, "
+    "make_interval(hours => -25, secs => 0.25)::text, make_interval(years => 1, weeks => -1)::text, make_interval(0, 14)::text",
+    "SELECT justify_days(interval '65 days')::text, justify_days(interval '-65 days 3 hours')::text, justify_days(interval '1 month -40 days')::text, "
+    "justify_hours(interval '50 hours')::text, justify_hours(interval '-1 day 30 hours')::text, justify_hours(interval '1 day -3 hours')::text, "
+    "justify_interval(interval '1 month -1 hour')::text, justify_interval(interval '-1 month 35 days 50 hours')::text, justify_interval(interval '400 days -1 second')::text",
+    "SELECT id, date_bin('15 minutes', ts, TIMESTAMP '2001-01-01')::text, date_bin('1 day 2 hours', ts, TIMESTAMP '2024-01-01 00:07')::text, "
+    "date_bin('7 days', tz, TIMESTAMPTZ '2020-01-06 00:00+00')::text FROM t",
+    "SELECT id, age(ts, TIMESTAMP '2000-02-29')::text, age(TIMESTAMP '2000-02-29', ts)::text, age(ts, ts)::text, "
+    "age(tz, TIMESTAMPTZ '2024-03-31 12:00+00')::text FROM t",
+    "SELECT age(TIMESTAMP '2024-03-31', TIMESTAMP '2024-02-29')::text, age(TIMESTAMP '2024-03-01', TIMESTAMP '2024-01-31')::text, "
+    "age(TIMESTAMP '2023-03-01', TIMESTAMP '2024-01-31 12:00')::text, age(TIMESTAMP '2001-04-10', TIMESTAMP '1957-06-13')::text",
+    # AT TIME ZONE with IANA names, across DST transitions (gaps and repeated hours)
+    "SELECT id, (tz AT TIME ZONE 'America/New_York')::text, (tz AT TIME ZONE 'Europe/Berlin')::text, (tz AT TIME ZONE 'Asia/Kolkata')::text, "
+    "(ts AT TIME ZONE 'America/New_York')::text, (ts AT TIME ZONE 'Australia/Lord_Howe')::text, (ts AT TIME ZONE 'UTC')::text FROM t",
+    "SELECT (TIMESTAMP '2024-03-10 02:30' AT TIME ZONE 'America/New_York')::text, (TIMESTAMP '2024-11-03 01:30' AT TIME ZONE 'America/New_York')::text, "
+    "(TIMESTAMP '2024-03-31 02:30' AT TIME ZONE 'Europe/Berlin')::text, (TIMESTAMP '2024-10-27 02:30' AT TIME ZONE 'Europe/Berlin')::text, "
+    "(TIMESTAMP '2024-03-10 01:59:59' AT TIME ZONE 'America/New_York')::text, (TIMESTAMP '2024-03-10 03:00' AT TIME ZONE 'America/New_York')::text, "
+    "(TIMESTAMPTZ '2024-11-03 05:30+00' AT TIME ZONE 'America/New_York')::text, (TIMESTAMPTZ '2024-11-03 06:30+00' AT TIME ZONE 'America/New_York')::text, "
+    "(TIMESTAMP '1900-01-01 00:00' AT TIME ZONE 'Europe/Amsterdam')::text, timezone('Asia/Tokyo', TIMESTAMPTZ '2024-02-29 20:00+00')::text",
+    "SELECT id, to_char((tz AT TIME ZONE 'America/Los_Angeles') + interval '1 day', 'YYYY-MM-DD HH24:MI') FROM t",
     "SELECT id, to_char(to_timestamp(to_char(tz, 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US') FROM t",
 ]
 
@@ -185,6 +208,14 @@ ERRORS = [
     "SELECT to_timestamp('13:00', 'HH12:MI')",
     "SELECT to_timestamp('NaN'::float8)",
     "SELECT to_timestamp(1e20)",
+    "SELECT make_timestamp(2023, 2, 29, 0, 0, 0)",
+    "SELECT make_timestamp(0, 1, 1, 0, 0, 0)",
+    "SELECT make_timestamp(2024, 1, 1, 24, 0, 1)",
+    "SELECT make_timestamp(2024, 1, 1, 0, 60, 0)",
+    "SELECT date_bin('1 month', TIMESTAMP '2024-01-01', TIMESTAMP '2000-01-01')",
+    "SELECT date_bin('0 seconds', TIMESTAMP '2024-01-01', TIMESTAMP '2000-01-01')",
+    "SELECT TIMESTAMP '2024-01-01' AT TIME ZONE 'Mars/Olympus_Mons'",
+    "SELECT make_interval(days => 1, days => 2)",
 ]
 
 REFUSED = [
