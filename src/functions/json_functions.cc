@@ -312,7 +312,10 @@ void AddJsonbPredicate(FunctionRegistry* r, const std::string& name, const TypeR
 
 }  // namespace
 
+void RegisterJsonBuildFunctions(FunctionRegistry* r);  // functions/json_build.cc
+
 void RegisterJsonFunctions(FunctionRegistry* r) {
+  RegisterJsonBuildFunctions(r);
   const TypeRef json = json_type();
   const TypeRef jsonb = jsonb_type();
   AddAccessors(r, json);

@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "functions/cast.h"
+#include "planner/bind_json.h"
 #include "planner/expression_binder.h"
 #include "vector/json_type.h"
 #include "vector/sql_type.h"
@@ -825,13 +826,17 @@ Result<ExprPtr> ExpressionBinder::BindGrouping(const ParsedExpr& e) {
 Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   const std::string& name = e.name;
   const FunctionRegistry& reg = FunctionRegistry::Get();
-  const bool is_aggregate = reg.HasAggregate(name) || (name == "count");
+  const bool is_aggregate =
+      reg.HasAggregate(name) || (name == "count") || IsJsonAggregate(name);
   if (name == "grouping" && !is_aggregate && !e.has_window) return BindGrouping(e);
   if (name == "array_agg") {
     return Status::Unsupported(
                "array_agg (arrays are not a result type yet; string_agg(x::text, ',' ORDER BY "
                "...) gives the values in order as text)")
         .WithPosition(e.location);
+  }
+  if (e.has_window && IsJsonAggregate(name)) {
+    return Status::Unsupported("{} as a window function", name).WithPosition(e.location);
   }
   if (e.has_window) return BindWindow(e);
   if (is_aggregate) return BindAggregate(e);
@@ -896,6 +901,12 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
     args.push_back(std::move(b));
   }
   if (!reg.HasScalar(name)) {
+    if (IsJsonTableFunction(name)) {
+      return Status::Unsupported(
+                 "{} outside FROM (as a table function in FROM it takes constant arguments)",
+                 name)
+          .WithPosition(e.location);
+    }
     if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
         name == "generate_series") {
       return Status::Invalid("table function {} can only appear in FROM", name)
@@ -1065,6 +1076,18 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   }
   inside_aggregate_ = false;
   QUIVER_RETURN_NOT_OK(st);
+  // json_agg and its kin are string_agg over the values' JSON text
+  // (planner/bind_json.h); the result is wrapped below.
+  const std::string json_aggregate = IsJsonAggregate(name) ? name : std::string();
+  if (!json_aggregate.empty()) {
+    if (e.distinct) {
+      // PostgreSQL sorts the distinct values by their type's order; string_agg
+      // over their JSON text would not.
+      return Status::Unsupported("{}(DISTINCT ...)", name).WithPosition(e.location);
+    }
+    QUIVER_ASSIGN_OR_RAISE(args, JsonAggregateArgs(name, std::move(args), e.location));
+    name = "string_agg";
+  }
   if (e.star) {
     if (name != "count")
       return Status::Invalid("{}(*) is not allowed", name)
@@ -1116,14 +1139,19 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   // count(DISTINCT x) == count(x) when deduplication cannot matter: kept as is.
   for (size_t k = 0; k < aggregates_->size(); ++k) {
     if ((*aggregates_)[k]->Equals(*agg)) {
-      return MakeColumnRef({aggregate_index_, static_cast<int>(k)}, agg->return_type, agg->alias);
+      ExprPtr ref =
+          MakeColumnRef({aggregate_index_, static_cast<int>(k)}, agg->return_type, agg->alias);
+      if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref));
+      return ref;
     }
   }
   const int k = static_cast<int>(aggregates_->size());
   TypeRef type = agg->return_type;
   std::string alias = agg->alias;
   aggregates_->push_back(std::move(agg));
-  return MakeColumnRef({aggregate_index_, k}, type, alias);
+  ExprPtr ref = MakeColumnRef({aggregate_index_, k}, type, alias);
+  if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref));
+  return ref;
 }
 
 Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,

@@ -6,6 +6,7 @@
 #include "catalog/system_tables.h"
 #include "columnar/builder.h"
 #include "formats/csv/reader.h"
+#include "planner/bind_json.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
 
@@ -268,6 +269,24 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   const sql::ParsedExpr& call = *ref.function;
   if (call.kind != sql::ExprKind::kFunction) {
     return Status::Unsupported("this expression in FROM").WithPosition(ref.location);
+  }
+  if (IsJsonTableFunction(call.name)) {
+    // Bound here, not by EvaluateArgs: a json constant is a cast, not a Value.
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kOther);
+    std::vector<ExprPtr> bound;
+    for (const auto& c : call.children) {
+      auto b = eb.Bind(*c);
+      if (!b.ok() && b.status().SqlState() == sqlstate::kUndefinedColumn) {
+        // PostgreSQL reads the other FROM items' columns here (LATERAL).
+        return Status::Unsupported("{} over a column of another FROM item (LATERAL)", call.name)
+            .WithPosition(c->location);
+      }
+      QUIVER_RETURN_NOT_OK(b.status());
+      bound.push_back(std::move(b).ValueOrDie());
+    }
+    auto table = JsonTableFunction(call.name, std::move(bound));
+    if (!table.ok()) return table.status().WithPosition(ref.location);
+    return MakeGet(std::move(table).ValueOrDie(), ref.alias, call.name, ref.location);
   }
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
   const std::string& name = call.name;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "functions/cast.h"
+#include "planner/bind_json.h"
 #include "planner/expression_binder.h"
 #include "vector/json_type.h"
 #include "vector/sql_type.h"
@@ -212,7 +213,8 @@ bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
   if (!node.group_by.empty() || node.has_grouping_sets || node.having != nullptr) return true;
   std::function<bool(const ParsedExpr&)> contains_agg = [&](const ParsedExpr& e) {
     if (e.kind == ExprKind::kFunction && !e.has_window &&
-        (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count")) {
+        (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count" ||
+         IsJsonAggregate(e.name))) {
       return true;
     }
     if (e.kind == ExprKind::kSubquery) return false;

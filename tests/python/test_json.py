@@ -110,6 +110,39 @@ QUERIES = [
     "INSERT INTO j SELECT t::json, t::jsonb FROM docs; "
     "INSERT INTO j VALUES ('{\"z\" : 1}', '{\"z\" : 1, \"y\": [ ]}'); "
     "SELECT a, b, a -> 'z', b -> 'y' FROM j",
+    # Values to JSON: to_json, the builders, the aggregates.
+    "SELECT id, to_json(t), to_jsonb(t::jsonb), to_json(id), to_json(t::json), to_jsonb(t) FROM docs",
+    "SELECT to_json(1.50::numeric), to_json('NaN'::float8), to_json(1e20::float8), to_json(0.1::float8), "
+    "to_json(-2::smallint), to_json(true), to_json('2024-02-29'::date), "
+    "to_json('2024-02-29 10:00:00.5'::timestamp), to_json('2024-02-29 10:00:00'::timestamptz), "
+    "to_json('10:00'::time), to_json('1 day 2 hours'::interval), to_json('\\x0102'::bytea), "
+    "to_json('a\"b\\c'::text), to_jsonb('é'::text), to_json(NULL::int)",
+    "SELECT json_build_object('a', 1, 'b', NULL, 'c', '{\"x\":1}'::json, 3, 'x', 'd', '{\"y\": 2}'::jsonb), "
+    "jsonb_build_object('b', 1, 'a', 'x', 'b', 2), json_build_array(1, 'a', NULL, 1.5, true), "
+    "jsonb_build_array(), json_build_object(), json_build_array(), jsonb_build_array('{\"b\":1,\"a\":2}'::json)",
+    "SELECT id, json_build_object('id', id, 'a', t::jsonb -> 'a', 'at', t::jsonb ->> 'a') FROM docs",
+    "SELECT json_agg(id ORDER BY id), jsonb_agg(t::jsonb ORDER BY id), "
+    "json_agg(t ORDER BY id DESC) FILTER (WHERE id < 4), jsonb_agg(id) FILTER (WHERE id = 1) FROM docs",
+    "SELECT jsonb_typeof(t::jsonb) k, json_agg(id ORDER BY id), "
+    "json_object_agg(id, t::jsonb -> 'a' ORDER BY id), jsonb_object_agg(id::text, id), "
+    "jsonb_object_agg('k', id ORDER BY id) FROM docs GROUP BY 1",
+    "SELECT json_agg(x), jsonb_agg(x), json_object_agg(x, x), jsonb_object_agg(x, x) "
+    "FROM generate_series(1, 0) g(x)",
+    "SELECT json_agg(x ORDER BY x NULLS FIRST), json_object_agg(coalesce(x, 0), x ORDER BY x) "
+    "FROM (VALUES (1), (NULL), (3)) v(x)",
+    # Set-returning functions in FROM.
+    "SELECT * FROM json_array_elements('[1, {\"a\": [2]}, \"x\", null, [ ]]')",
+    "SELECT * FROM jsonb_array_elements('[1, {\"b\": 1, \"a\": [2]}, \"x\", null]')",
+    "SELECT * FROM jsonb_array_elements_text('[1, {\"b\":1, \"a\": [2]}, \"x\\ny\", null]')",
+    "SELECT * FROM json_array_elements_text('[]')",
+    "SELECT * FROM json_each('{\"a\":1,\"a\":[2], \"b\": null, \"ü\": \"é\"}')",
+    "SELECT key, value FROM jsonb_each_text('{\"b\":1,\"a\":\"x\",\"c\":null}')",
+    "SELECT * FROM jsonb_each('{\"b\":1,\"a\":{\"y\":1,\"x\":2}}'::jsonb)",
+    "SELECT * FROM json_object_keys('{\"b\":1,\"a\":2,\"b\":3}')",
+    "SELECT * FROM jsonb_object_keys('{\"b\":1,\"a\":2, \"aa\": 3}')",
+    "SELECT count(*), sum(e::text::int) FROM json_array_elements('[1,2,3]') AS a(e)",
+    "SELECT value ->> 'k' FROM jsonb_array_elements('[{\"k\":1},{\"k\":\"two\"}]'::jsonb)",
+    "SELECT * FROM json_array_elements(NULL)",
     # json || text is text concatenation.
     "SELECT '{\"a\":1}'::json || 'x', 'x'::text || '[1]'::jsonb",
 ]
@@ -144,11 +177,28 @@ ERRORS = [
     ("SELECT jsonb_array_length('1')", "22023"),
     ("SELECT '{\"a\":1}'::json #> 'a'", "22P02"),
     ("SELECT t::json FROM docs ORDER BY 1", "42883"),
+    ("SELECT * FROM json_each('[1]')", "22023"),
+    ("SELECT * FROM json_each_text('\"x\"')", "22023"),
+    ("SELECT * FROM jsonb_each('1')", "22023"),
+    ("SELECT * FROM json_array_elements('1')", "22023"),
+    ("SELECT * FROM jsonb_array_elements('{}')", "22023"),
+    ("SELECT * FROM jsonb_array_elements_text('true')", "22023"),
+    ("SELECT * FROM json_object_keys('[1]')", "22023"),
+    ("SELECT * FROM jsonb_object_keys('1')", "22023"),
+    ("SELECT * FROM json_array_elements('[1')", "22P02"),
+    ("SELECT json_build_object('a')", "22023"),
+    ("SELECT json_build_object(NULL, 1)", "22023"),
+    ("SELECT json_build_object('{\"a\":1}'::json, 1)", "22023"),
+    ("SELECT json_object_agg(k, v) FROM (VALUES (NULL::text, 1)) t(k, v)", "22023"),
 ]
 
 # Valid PostgreSQL that Quiver refuses for now.
 REFUSED = [
     "SELECT t::jsonb FROM docs ORDER BY 1",
+    "SELECT json_agg(DISTINCT id) FROM docs",
+    "SELECT json_agg(id) OVER () FROM docs",
+    "SELECT json_array_elements('[1, 2]')",
+    "SELECT d.id, e.value FROM docs d, json_array_elements(d.t::json) e WHERE d.id = 3",
     "SELECT '{\"a\":1}'::jsonb || '{\"b\":2}'::jsonb",
 ]
 
