@@ -8,6 +8,7 @@
 #include "catalog/catalog.h"
 #include "catalog/glob.h"
 #include "catalog/type_conversion.h"
+#include "common/bit_util.h"
 #include "common/calendar.h"
 #include "vector/sql_type.h"
 #include "vector/value.h"
@@ -26,6 +27,7 @@ struct Options {
   std::vector<std::string> files;  // file, files
   std::string dir, suffix, pattern;
   bool hive = false;
+  bool missing_null = false;  // missing_columns 'null': a file lacking a column gives NULLs
 };
 
 std::string Trim(const std::string& s) {
@@ -64,6 +66,11 @@ Result<Options> ParseOptions(const std::vector<std::pair<std::string, std::strin
       o.suffix = value;
     } else if (name == "pattern") {
       o.pattern = value;
+    } else if (name == "missing_columns") {
+      if (value != "null" && value != "error")
+        return Status::Invalid("missing_columns must be 'null' or 'error', not '{}'", value)
+            .WithSqlState(sqlstate::kInvalidParameterValue);
+      o.missing_null = value == "null";
     } else if (name == "hive_partitioning") {
       QUIVER_ASSIGN_OR_RAISE(o.hive, ParseBool(name, value));
     } else if (name == "parallel_workers") {
@@ -78,7 +85,7 @@ Result<Options> ParseOptions(const std::vector<std::pair<std::string, std::strin
           .WithSqlState(kFdwInvalidOptionName)
           .WithHint(
               "Valid options in this context are: file, files, dir, suffix, pattern, "
-              "hive_partitioning, parallel_workers");
+              "hive_partitioning, missing_columns, parallel_workers");
     }
   }
   if (o.files.empty() && o.dir.empty())
@@ -284,9 +291,55 @@ bool IsBareNumeric(const std::string& type_sql) { return type_sql == "numeric" |
 struct BoundFile {
   std::string path;
   std::shared_ptr<formats::FileReader> reader;
-  std::vector<int> field;       // per table column: index in the file's schema, -1 = virtual
-  std::vector<Value> virtuals;  // per table column
+  std::vector<int> field;       // per table column: index in the file's schema, -1 = virtuals[c]
+  std::vector<Value> virtuals;  // per table column: a virtual value, or NULL (a missing column)
+  std::vector<TypeRef> types;   // per table column: the field's engine type (may be narrower)
+  std::vector<bool> missing;    // per table column: absent from the file (missing_columns 'null')
 };
+
+// Integers and floats a file stores narrower than declared are read widened
+// (schema evolution: a column grown from integer to bigint).
+bool Widens(const DataType& from, const DataType& to) {
+  if (IsIntegerType(from) && IsIntegerType(to)) return NumericRank(from) <= NumericRank(to);
+  return from.id == TypeId::kFloat && to.id == TypeId::kDouble;
+}
+
+template <typename In, typename Out>
+Result<ArrayRef> WidenFixed(const ArrayData& in, const TypeRef& to, MemoryPool* pool) {
+  const int64_t n = in.length;
+  QUIVER_ASSIGN_OR_RAISE(auto values, MutableBuffer::Allocate(std::max<int64_t>(n, 1) * sizeof(Out), pool));
+  values->ZeroPadding();
+  Out* dst = values->mutable_data_as<Out>();
+  const In* src = in.GetValues<In>(1);
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<Out>(src[i]);
+  std::shared_ptr<Buffer> validity;
+  const int64_t nulls = in.GetNullCount();
+  if (nulls > 0) {
+    QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateZeroed(bit_util::BytesForBits(n), pool));
+    bit_util::CopyBitmap(in.buffers[0]->data(), in.offset, n, bits->mutable_data(), 0);
+    validity = bits;
+  }
+  return ArrayData::Make(to, n, {validity, std::move(values)}, nulls);
+}
+
+// `a` (of an engine type `Widens` accepts) as `to`.
+Result<ArrayRef> Widen(const ArrayRef& a, const TypeRef& to, MemoryPool* pool) {
+  const TypeId from = a->type->id;
+  if (a->type->Equals(*to)) return a;
+  if (to->id == TypeId::kDouble) return WidenFixed<float, double>(*a, to, pool);
+  if (to->id == TypeId::kInt64) {
+    if (from == TypeId::kInt16) return WidenFixed<int16_t, int64_t>(*a, to, pool);
+    return WidenFixed<int32_t, int64_t>(*a, to, pool);
+  }
+  return WidenFixed<int16_t, int32_t>(*a, to, pool);
+}
+
+Value WidenValue(const Value& v, const TypeRef& to) {
+  if (v.is_null()) return Value::Null(to);
+  if (v.type()->Equals(*to)) return v;
+  if (to->id == TypeId::kDouble) return Value::Double(v.floating());
+  return Value::Integer(to, v.integer());
+}
 
 int FindField(const Schema& s, const std::string& name) {
   const int i = s.GetFieldIndex(name);
@@ -327,7 +380,7 @@ Result<std::vector<Value>> VirtualValues(const FileEntry& entry, const ForeignTa
 
 // Opens `entry` and finds each file column's field, checking its type.
 Result<BoundFile> BindFile(const FileEntry& entry, const ForeignTableDef& def, const Schema& schema,
-                           std::vector<Value> virtuals) {
+                           std::vector<Value> virtuals, bool missing_null) {
   BoundFile b;
   b.path = entry.path;
   b.virtuals = std::move(virtuals);
@@ -337,19 +390,28 @@ Result<BoundFile> BindFile(const FileEntry& entry, const ForeignTableDef& def, c
   const Schema& fs_ = *b.reader->schema();
   for (size_t c = 0; c < def.columns.size(); ++c) {
     const ForeignColumnDef& col = def.columns[c];
+    const TypeRef& want = schema.field(static_cast<int>(c))->type;
     if (!col.virtual_key.empty()) {
       b.field.push_back(-1);
+      b.types.push_back(want);
+      b.missing.push_back(false);
       continue;
     }
     const std::string& fname = col.field.empty() ? col.name : col.field;
     const int f = FindField(fs_, fname);
+    if (f < 0 && missing_null) {
+      b.field.push_back(-1);
+      b.types.push_back(want);
+      b.missing.push_back(true);
+      continue;
+    }
     if (f < 0)
       return Status::Invalid("foreign table \"{}\": file '{}' has no field \"{}\" for column \"{}\"", def.name,
                              entry.path, fname, col.name)
-          .WithSqlState(sqlstate::kUndefinedColumn);
-    const TypeRef& want = schema.field(static_cast<int>(c))->type;
+          .WithSqlState(sqlstate::kUndefinedColumn)
+          .WithHint("With the table option missing_columns 'null', files lacking a column read it as NULL.");
     auto have = ToEngineType(fs_.field(f)->type);
-    if (!have.ok() || !(*have)->Equals(*want)) {
+    if (!have.ok() || !(Widens(**have, *want) || (*have)->Equals(*want))) {
       const std::string have_text = have.ok() ? PgTypeNameWithModifiers(**have) : "no SQL type";
       return Status::Invalid(
                  "foreign table \"{}\": file '{}' field \"{}\" is {} ({}), but column \"{}\" is declared {}",
@@ -358,6 +420,8 @@ Result<BoundFile> BindFile(const FileEntry& entry, const ForeignTableDef& def, c
           .WithSqlState(sqlstate::kDatatypeMismatch);
     }
     b.field.push_back(f);
+    b.types.push_back(*have);
+    b.missing.push_back(false);
   }
   return b;
 }
@@ -448,9 +512,10 @@ class ForeignScanPlan final : public ScanPlan {
         QUIVER_ASSIGN_OR_RAISE(auto a, MakeArrayFromValue(file.virtuals[static_cast<size_t>(c)], rows, pool_));
         cols.push_back(std::move(a));
       } else {
-        auto a = ToEngineArray(batch->column(k++), type, pool_);
+        auto a = ToEngineArray(batch->column(k++), file.types[static_cast<size_t>(c)], pool_);
         if (!a.ok()) return formats::WithPath(a.status().WithContext("column '" + table_schema_->field(c)->name + "'"), file.path);
-        cols.push_back(std::move(a).ValueOrDie());
+        QUIVER_ASSIGN_OR_RAISE(auto wide, Widen(*a, type, pool_));
+        cols.push_back(std::move(wide));
       }
     }
     return RecordBatch::Make(schema_, rows, std::move(cols));
@@ -506,7 +571,8 @@ class ForeignScanPlan final : public ScanPlan {
 };
 
 // Statistics of a file's virtual columns: exact (min = max = the value).
-UnitStatistics VirtualStatistics(const std::vector<Value>& virtuals, const ForeignTableDef& def, int64_t rows) {
+UnitStatistics VirtualStatistics(const std::vector<Value>& virtuals, const ForeignTableDef& def, int64_t rows,
+                                 const std::vector<bool>* missing = nullptr) {
   UnitStatistics s;
   s.rows = rows;
   const size_t n = def.columns.size();
@@ -514,6 +580,10 @@ UnitStatistics VirtualStatistics(const std::vector<Value>& virtuals, const Forei
   s.max.assign(n, Value());
   s.nulls.assign(n, -1);
   for (size_t c = 0; c < n; ++c) {
+    if (missing != nullptr && (*missing)[c]) {
+      s.nulls[c] = rows;  // a column the file lacks is all NULL
+      continue;
+    }
     if (def.columns[c].virtual_key.empty()) continue;
     s.min[c] = virtuals[c];
     s.max[c] = virtuals[c];
@@ -634,7 +704,7 @@ Result<std::shared_ptr<ForeignTable>> ForeignTable::Open(ForeignTableDef def) {
   std::vector<std::string> paths;
   for (const FileEntry& e : entries) {
     QUIVER_ASSIGN_OR_RAISE(auto virtuals, VirtualValues(e, def, *t->schema_));
-    QUIVER_ASSIGN_OR_RAISE(BoundFile b, BindFile(e, def, *t->schema_, std::move(virtuals)));
+    QUIVER_ASSIGN_OR_RAISE(BoundFile b, BindFile(e, def, *t->schema_, std::move(virtuals), t->impl_->options.missing_null));
     const int64_t n = b.reader->num_rows();
     rows = (rows < 0 || n < 0) ? -1 : rows + n;
     paths.push_back(e.path);
@@ -674,7 +744,7 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
       ++skipped_files;
       continue;
     }
-    QUIVER_ASSIGN_OR_RAISE(BoundFile b, BindFile(e, def_, *schema_, std::move(virtuals)));
+    QUIVER_ASSIGN_OR_RAISE(BoundFile b, BindFile(e, def_, *schema_, std::move(virtuals), impl_->options.missing_null));
     const int f = static_cast<int>(files.size());
     const auto& reader = b.reader;
     const int n = reader->num_units();
@@ -683,14 +753,17 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
     }
     for (int u = 0; u < n; ++u) {
       ++total;
-      ForeignScanPlan::Unit unit{f, u, VirtualStatistics(b.virtuals, def_, reader->unit_rows(u))};
+      ForeignScanPlan::Unit unit{f, u, VirtualStatistics(b.virtuals, def_, reader->unit_rows(u), &b.missing)};
       bool have_stats = false;
       for (const int column : stat_columns) {
-        if (column < 0 || column >= ncols || b.field[static_cast<size_t>(column)] < 0) continue;
+        if (column < 0 || column >= ncols) continue;
+        if (b.missing[static_cast<size_t>(column)]) have_stats = true;  // all NULL here
+        if (b.field[static_cast<size_t>(column)] < 0) continue;
         const formats::ColumnStatistics s = reader->unit_statistics(u, b.field[static_cast<size_t>(column)]);
         const TypeRef& et = schema_->field(column)->type;
-        unit.stats.min[static_cast<size_t>(column)] = StatValue(s.min, et, request.pool);
-        unit.stats.max[static_cast<size_t>(column)] = StatValue(s.max, et, request.pool);
+        const TypeRef& ft = b.types[static_cast<size_t>(column)];
+        unit.stats.min[static_cast<size_t>(column)] = WidenValue(StatValue(s.min, ft, request.pool), et);
+        unit.stats.max[static_cast<size_t>(column)] = WidenValue(StatValue(s.max, ft, request.pool), et);
         unit.stats.nulls[static_cast<size_t>(column)] = s.null_count;
         have_stats = true;
       }

@@ -13,7 +13,7 @@ using formats::FileFormat;
 
 constexpr int64_t kMaxRows = int64_t{1} << 40;
 constexpr const char* kValidOptions =
-    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, HEADER, DELIMITER, QUOTE, NULL";
+    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, STATS, HEADER, DELIMITER, QUOTE, NULL";
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -25,7 +25,7 @@ std::string CanonicalName(const std::string& name) {
   if (name == "codec") return "compression";
   if (name == "delim" || name == "sep") return "delimiter";
   for (const char* known : {"format", "compression", "compression_level", "row_group_size",
-                            "header", "delimiter", "quote", "null"}) {
+                            "stats", "header", "delimiter", "quote", "null"}) {
     if (name == known) return name;
   }
   return "";
@@ -36,7 +36,8 @@ bool IsCsvOption(const std::string& name) {
 }
 
 bool IsWriteOption(const std::string& name) {
-  return name == "compression" || name == "compression_level" || name == "row_group_size";
+  return name == "compression" || name == "compression_level" || name == "row_group_size" ||
+         name == "stats";
 }
 
 Status NeedsValue(const sql::CopyOption& o) {
@@ -199,6 +200,11 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
                              formats::FileFormatName(out.format))
           .WithSqlState(sqlstate::kInvalidParameterValue);
     }
+    if (name == "stats" && out.format != FileFormat::kIpcFile && out.format != FileFormat::kIpcStream) {
+      return Status::Invalid("COPY option \"{}\" applies to Arrow, not {}", o->name,
+                             formats::FileFormatName(out.format))
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    }
     if (name == "row_group_size" && out.format != FileFormat::kParquet) {
       return Status::Invalid("COPY option \"{}\" applies to Parquet, not {}", o->name,
                              formats::FileFormatName(out.format))
@@ -273,6 +279,28 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   }
   if (const sql::CopyOption* o = find("row_group_size")) {
     QUIVER_ASSIGN_OR_RAISE(out.write.row_group_rows, ParseInteger(*o, 1, kMaxRows));
+  }
+  if (const sql::CopyOption* o = find("stats")) {
+    // STATS alone (or true): every column; else the columns named.
+    std::vector<std::string> names = o->list;
+    const std::string v = Lower(o->value);
+    if (names.empty() && !o->value.empty() && v != "true" && v != "on") {
+      size_t start = 0;
+      while (true) {
+        const size_t comma = o->value.find(',', start);
+        std::string n = o->value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        n.erase(0, n.find_first_not_of(" \t"));
+        n.erase(n.find_last_not_of(" \t") + 1);
+        if (n.empty())
+          return Status::Invalid("COPY option \"{}\": empty column name in '{}'", o->name, o->value)
+              .WithSqlState(sqlstate::kInvalidParameterValue);
+        names.push_back(n);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    out.stats = true;
+    out.stats_columns = std::move(names);
   }
   return out;
 }

@@ -15,6 +15,9 @@
 //   COMPRESSION_LEVEL  Parquet, Arrow   the codec's level: zstd -7..22, gzip 0..9,
 //                      (TO)             brotli 0..11, lz4 0..12 (not snappy or none)
 //   ROW_GROUP_SIZE     Parquet (TO)     rows per row group (default 1048576)
+//   STATS              Arrow (TO)       'a,b' (or alone: every column): PG-Strom's min/max
+//                                       statistics of those columns in each record batch's
+//                                       metadata (min_max_stats.<col>), as pg2arrow -S
 //   HEADER             CSV              true (default) or false
 //   DELIMITER          CSV              one character (default ',', tab for .tsv)
 //   QUOTE              CSV              one character (default '"')
@@ -41,6 +44,10 @@ struct CopyOptions {
   formats::FileFormat format = formats::FileFormat::kAuto;
   formats::CsvOptions read;     // COPY FROM
   formats::WriteOptions write;  // COPY TO
+  // STATS: the columns named (empty with `stats`: all), resolved against the
+  // query's columns into write.stats_columns once it is bound.
+  bool stats = false;
+  std::vector<std::string> stats_columns;
 };
 
 // `path` is the file named by COPY (for the default format); `is_from`

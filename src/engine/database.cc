@@ -569,6 +569,19 @@ struct Database::Impl {
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
     QUIVER_RETURN_NOT_OK(CheckFile(s.file));
+    if (copy.stats) {
+      // STATS names output columns; none named: all of them.
+      for (size_t i = 0; i < q.names.size() && copy.stats_columns.empty(); ++i) {
+        copy.write.stats_columns.push_back(static_cast<int>(i));
+      }
+      for (const std::string& name : copy.stats_columns) {
+        const auto it = std::find(q.names.begin(), q.names.end(), name);
+        if (it == q.names.end())
+          return Status::KeyError("column \"{}\" of COPY's STATS is not in the query's output", name)
+              .WithSqlState(sqlstate::kUndefinedColumn);
+        copy.write.stats_columns.push_back(static_cast<int>(it - q.names.begin()));
+      }
+    }
     QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
     QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(copy.format, s.file, file.get(),

@@ -2,6 +2,8 @@
 // of formats/): the TableWriter interface and its options.
 #pragma once
 
+#include <vector>
+
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -26,6 +28,10 @@ struct WriteOptions {
   int64_t row_group_rows = 0;
   int data_page_version = 1;
   bool dictionary = true;
+  // Arrow IPC output: columns whose min and max per record batch go into the
+  // batch's custom metadata as PG-Strom's min_max_stats.<name> = "min,max"
+  // (ipc/pgstrom_statistics.h); arrow_fdw and Quiver skip batches by them.
+  std::vector<int> stats_columns;
 };
 
 // One writer interface over every output format.

@@ -11,6 +11,7 @@
 //   Semi/anti/mark  conjuncts over the left side (not the mark) go left
 //   Aggregate       conjuncts over group columns only go below it
 //   Order/Distinct  pass through
+//   Set operations  a copy goes to each input, over that input's columns
 //   Get             conjuncts stay in a Filter right above the scan; the
 //                   `col op constant` ones are also handed to the scan as
 //                   predicates for statistics pruning
@@ -318,6 +319,46 @@ class Pusher {
       }
       case LogicalOpType::kJoin:
         return PushJoin(std::move(op), std::move(filters));
+      case LogicalOpType::kSetOp: {
+        // A filter commutes with UNION / INTERSECT / EXCEPT [ALL]: it judges
+        // a row by its values alone, and both inputs are already cast to the
+        // output types. Each input gets a copy over its own columns, so a
+        // view `recent UNION ALL files` prunes the files' scan too.
+        std::vector<ExprPtr> stay;
+        std::vector<std::vector<ExprPtr>> down(op->children.size());
+        for (auto& f : filters) {
+          if (HasVolatileOrSubquery(*f)) {
+            stay.push_back(std::move(f));
+            continue;
+          }
+          std::vector<ExprPtr> copies;
+          bool ok = true;
+          for (size_t c = 0; c < op->children.size() && ok; ++c) {
+            const auto bindings = op->children[c]->GetColumnBindings();
+            ExprPtr copy = f->Copy();
+            plan::VisitExpression(&copy, [&](ExprPtr* x) {
+              auto* ref = plan::LocalColumnRef(**x);
+              if (ref == nullptr || ref->binding.table != op->table_index) return;
+              const size_t i = static_cast<size_t>(ref->binding.column);
+              if (i >= bindings.size()) {
+                ok = false;
+                return;
+              }
+              ref->binding = bindings[i];
+            });
+            copies.push_back(std::move(copy));
+          }
+          if (!ok) {
+            stay.push_back(std::move(f));
+            continue;
+          }
+          for (size_t c = 0; c < copies.size(); ++c) down[c].push_back(std::move(copies[c]));
+        }
+        for (size_t c = 0; c < op->children.size(); ++c) {
+          QUIVER_ASSIGN_OR_RAISE(op->children[c], Push(std::move(op->children[c]), std::move(down[c])));
+        }
+        return WrapFilter(std::move(op), std::move(stay));
+      }
       case LogicalOpType::kGet: {
         auto& get = op->As<LogicalGet>();
         get.scan_predicates.clear();  // re-derived from the filters every pass

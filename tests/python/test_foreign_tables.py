@@ -14,6 +14,8 @@
   pq.write_to_dataset answer as DuckDB's read_parquet(hive_partitioning).
 * PG-Strom min/max statistics in Arrow files, in both encodings, prune
   record batches with unchanged answers; malformed statistics never do.
+  COPY ... (FORMAT arrow, STATS 'a,b') writes them (checked with pyarrow).
+* missing_columns 'null' and widened integer / float types across files.
 """
 
 import csv
@@ -490,3 +492,72 @@ def test_malformed_statistics_are_never_used(quiver_bin, tmp_path, tamper, why):
     assert HINT.search(proc.stdout).groups() == ("10", "0"), proc.stdout
     assert "WARNING:" in proc.stderr and "malformed min/max statistics" in proc.stderr and why in proc.stderr, \
         proc.stderr
+
+
+# --- writing statistics: COPY ... (FORMAT arrow, STATS ...) -------------------------------------
+
+def test_copy_writes_statistics_that_arrow_fdw_reads(quiver_bin, tmp_path):
+    path = tmp_path / "out.arrow"
+    run_sql(quiver_bin, f"COPY (SELECT g AS key, g % 7 AS v, 'n' || (g % 1000)::text AS name "
+                        f"FROM generate_series(1, 300000) t(g) ORDER BY g) TO '{path}' (FORMAT arrow, STATS 'key,name')")
+    reader = ipc.open_file(path)
+    assert reader.num_record_batches > 2
+    for i in range(reader.num_record_batches):
+        b, md = reader.get_batch_with_custom_metadata(i)
+        got = {k.decode(): v.decode() for k, v in md.items()}
+        keys, names = b.column("key").to_pylist(), b.column("name").to_pylist()
+        assert got == {"min_max_stats.key": f"{min(keys)},{max(keys)}",
+                       "min_max_stats.name": f"{min(names)},{max(names)}"}
+    whole = reader.read_all()
+    sql = "SELECT count(*) AS n, sum(v) AS s FROM t WHERE key BETWEEN 150000 AND 150100"
+    prelude = f"CREATE FOREIGN TABLE t (key int, v int, name text) SERVER arrow_fdw OPTIONS (file '{path}');"
+    theirs = duckdb.sql(sql.replace("FROM t", "FROM whole")).to_arrow_table()
+    assert_same_result(quiver_query(quiver_bin, prelude, sql), theirs, sql, "copy stats")
+    e = explain(quiver_bin, prelude, sql)
+    assert e["loaded"] <= 2 and e["loaded"] + e["skipped"] == reader.num_record_batches, e["text"]
+    for options, msg in [("(FORMAT parquet, STATS 'key')", 'COPY option "stats" applies to Arrow'),
+                         ("(FORMAT arrow, STATS 'nope')", 'column "nope" of COPY\'s STATS')]:
+        proc = run_sql(quiver_bin, f"COPY (SELECT 1 AS key) TO '{tmp_path / 'x.out'}' {options}", check=False)
+        assert proc.returncode != 0 and msg in proc.stderr, proc.stderr
+
+
+# --- schema evolution: missing_columns, widened types ---------------------------------------------
+
+def test_missing_columns_and_widened_types(quiver_bin, tmp_path):
+    write_arrow(tmp_path / "old.arrow", pa.table({"a": pa.array([1, 2], pa.int32()), "f": pa.array([0.5, 1.5], pa.float32())}))
+    pq.write_table(pa.table({"a": pa.array([3, 2**40], pa.int64()), "f": pa.array([2.5, 3.5], pa.float64()),
+                             "extra": pa.array(["x", None])}), tmp_path / "new.parquet")
+    files = f"{tmp_path / 'old.arrow'},{tmp_path / 'new.parquet'}"
+    proc = run_sql(quiver_bin, f"CREATE FOREIGN TABLE t (a bigint, f float8, extra text) SERVER arrow_fdw "
+                               f"OPTIONS (files '{files}')", check=False)
+    assert proc.returncode != 0 and "has no field \"extra\"" in proc.stderr and "missing_columns" in proc.stderr
+    prelude = (f"CREATE FOREIGN TABLE t (a bigint, f float8, extra text) SERVER arrow_fdw "
+               f"OPTIONS (files '{files}', missing_columns 'null');")
+    t = quiver_query(quiver_bin, prelude, "SELECT a, f, extra FROM t ORDER BY a")
+    assert t.to_pylist() == [{"a": 1, "f": 0.5, "extra": None}, {"a": 2, "f": 1.5, "extra": None},
+                             {"a": 3, "f": 2.5, "extra": "x"}, {"a": 2**40, "f": 3.5, "extra": None}]
+    t = quiver_query(quiver_bin, prelude, "SELECT count(*) AS n FROM t WHERE extra = 'x'")
+    assert t.column("n").to_pylist() == [1]
+    # The file lacking `extra` holds only NULLs there: ruled out by its statistics.
+    e = explain(quiver_bin, prelude, "SELECT count(*) FROM t WHERE extra = 'x'")
+    assert e["loaded"] == 1 and e["skipped"] == 1, e["text"]
+    # Narrower than declared widens; wider than declared is refused.
+    proc = run_sql(quiver_bin, f"CREATE FOREIGN TABLE t (a int) SERVER arrow_fdw OPTIONS (files '{files}')", check=False)
+    assert proc.returncode != 0 and "new.parquet" in proc.stderr and "bigint" in proc.stderr, proc.stderr
+
+
+def test_union_all_view_over_a_table_and_files_prunes_the_files(quiver_bin, lineorder_dir):
+    # arrow_fdw users' partitioned table: recent rows in a table, older months
+    # in files, one UNION ALL view; a predicate on the view reaches the files.
+    d, contents = lineorder_dir
+    prelude = (LINEORDER.format(dir=d) +
+               "CREATE TABLE recent (lo_quantity bigint, lo_mode text, year_month bigint, shipmode text);"
+               "INSERT INTO recent VALUES (7, 'AIR', 202405, 'AIR'), (8, 'SHIP', 202402, 'SHIP');"
+               "CREATE VIEW all_lineorder AS SELECT * FROM recent UNION ALL SELECT * FROM lineorder;")
+    sql = "SELECT count(*) AS n, sum(lo_quantity) AS s FROM all_lineorder WHERE year_month = 202402"
+    kept = [v for (ym, m), v in contents.items() if ym == 202402]
+    t = quiver_query(quiver_bin, prelude, sql)
+    assert t.column("n").to_pylist() == [sum(len(v) for v in kept) + 1]
+    assert [int(x) for x in t.column("s").to_pylist()] == [sum(sum(v) for v in kept) + 8]
+    e = explain(quiver_bin, prelude, sql)
+    assert e["files_read"] == len(kept) and e["files_skipped"] == len(contents) - len(kept), e["text"]

@@ -154,6 +154,22 @@ class IpcStreamSource final : public formats::SequentialSource {
   IpcReadOptions options_;
 };
 
+// Writes each batch with PG-Strom's min/max statistics of `columns` in its
+// message metadata.
+class StatsWriter final : public formats::TableWriter {
+ public:
+  StatsWriter(std::unique_ptr<IpcWriter> writer, std::vector<int> columns)
+      : writer_(std::move(writer)), columns_(std::move(columns)) {}
+  Status Write(const RecordBatch& batch) override {
+    return writer_->WriteRecordBatch(batch, PgStromBatchStatistics(batch, columns_));
+  }
+  Status Close() override { return writer_->Close(); }
+
+ private:
+  std::unique_ptr<IpcWriter> writer_;
+  std::vector<int> columns_;
+};
+
 }  // namespace
 
 Result<std::shared_ptr<formats::FileReader>> OpenIpcFileSource(
@@ -177,6 +193,9 @@ Result<std::unique_ptr<formats::TableWriter>> MakeIpcTableWriter(
     QUIVER_ASSIGN_OR_RAISE(writer, IpcWriter::MakeStreamWriter(sink, schema, ipc_options));
   } else {
     QUIVER_ASSIGN_OR_RAISE(writer, IpcWriter::MakeFileWriter(sink, schema, ipc_options));
+  }
+  if (!options.stats_columns.empty()) {
+    return std::unique_ptr<formats::TableWriter>(new StatsWriter(std::move(writer), options.stats_columns));
   }
   return std::unique_ptr<formats::TableWriter>(
       new formats::TableWriterOf<IpcWriter>(std::move(writer)));

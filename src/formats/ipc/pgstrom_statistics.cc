@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "common/warning.h"
 
@@ -225,6 +226,93 @@ std::string PgStromStatisticsToken(const ArrayData& a, int64_t i) {
     default:
       return {};
   }
+}
+
+namespace {
+
+// Indices of the smallest and largest non-null value of `a` under `less`;
+// false when all are null.
+template <typename Less>
+bool MinMaxIndices(const ArrayData& a, Less less, int64_t* lo, int64_t* hi) {
+  *lo = *hi = -1;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (!a.IsValid(i)) continue;
+    if (*lo < 0) {
+      *lo = *hi = i;
+      continue;
+    }
+    if (less(i, *lo)) *lo = i;
+    if (less(*hi, i)) *hi = i;
+  }
+  return *lo >= 0;
+}
+
+template <typename T>
+bool FixedMinMax(const ArrayData& a, int64_t* lo, int64_t* hi) {
+  const T* v = a.GetValues<T>(1);
+  return MinMaxIndices(a, [v](int64_t x, int64_t y) { return v[x] < v[y]; }, lo, hi);
+}
+
+}  // namespace
+
+KeyValueMetadata PgStromBatchStatistics(const RecordBatch& batch, const std::vector<int>& columns) {
+  KeyValueMetadata out;
+  for (int c : columns) {
+    if (c < 0 || c >= batch.num_columns()) continue;
+    const ArrayData& a = *batch.column(c);
+    int64_t lo = -1, hi = -1;
+    bool ok = false;
+    switch (a.type->id) {
+      case TypeId::kInt8: ok = FixedMinMax<int8_t>(a, &lo, &hi); break;
+      case TypeId::kInt16: ok = FixedMinMax<int16_t>(a, &lo, &hi); break;
+      case TypeId::kInt32: case TypeId::kDate32: case TypeId::kTime32:
+        ok = FixedMinMax<int32_t>(a, &lo, &hi); break;
+      case TypeId::kInt64: case TypeId::kDate64: case TypeId::kTime64: case TypeId::kTimestamp:
+        ok = FixedMinMax<int64_t>(a, &lo, &hi); break;
+      case TypeId::kUInt8: ok = FixedMinMax<uint8_t>(a, &lo, &hi); break;
+      case TypeId::kUInt16: ok = FixedMinMax<uint16_t>(a, &lo, &hi); break;
+      case TypeId::kUInt32: ok = FixedMinMax<uint32_t>(a, &lo, &hi); break;
+      case TypeId::kUInt64: ok = FixedMinMax<uint64_t>(a, &lo, &hi); break;
+      case TypeId::kFloat:
+      case TypeId::kDouble: {
+        bool nan = false;
+        for (int64_t i = 0; i < a.length && !nan; ++i) {
+          if (!a.IsValid(i)) continue;
+          nan = a.type->id == TypeId::kFloat ? std::isnan(a.GetValues<float>(1)[i])
+                                             : std::isnan(a.GetValues<double>(1)[i]);
+        }
+        if (nan) break;  // NaN sorts above every number: no max to write
+        ok = a.type->id == TypeId::kFloat ? FixedMinMax<float>(a, &lo, &hi) : FixedMinMax<double>(a, &lo, &hi);
+        break;
+      }
+      case TypeId::kDecimal128: {
+        const uint8_t* base = a.buffers[1]->data() + a.offset * 16;
+        auto at = [base](int64_t i) {
+          int128 v;
+          std::memcpy(&v, base + i * 16, 16);
+          return v;
+        };
+        ok = MinMaxIndices(a, [&](int64_t x, int64_t y) { return at(x) < at(y); }, &lo, &hi);
+        break;
+      }
+      case TypeId::kString: {
+        const int32_t* o = a.GetValues<int32_t>(1);
+        const char* d = reinterpret_cast<const char*>(a.buffers[2]->data());
+        auto at = [&](int64_t i) { return std::string_view(d + o[i], static_cast<size_t>(o[i + 1] - o[i])); };
+        ok = MinMaxIndices(a, [&](int64_t x, int64_t y) { return at(x) < at(y); }, &lo, &hi);
+        // A comma inside a string would split "min,max" wrongly.
+        if (ok && (at(lo).find(',') != std::string_view::npos || at(hi).find(',') != std::string_view::npos))
+          ok = false;
+        break;
+      }
+      default:
+        break;
+    }
+    if (!ok) continue;
+    out.emplace_back("min_max_stats." + batch.schema()->field(c)->name,
+                     PgStromStatisticsToken(a, lo) + "," + PgStromStatisticsToken(a, hi));
+  }
+  return out;
 }
 
 std::vector<std::vector<formats::ColumnStatistics>> ReadPgStromStatistics(

@@ -40,4 +40,9 @@ bool PgStromStatisticsSupported(const DataType& type);
 // either encoding; empty when null.
 std::string PgStromStatisticsToken(const ArrayData& array, int64_t i);
 
+// The record-batch metadata (encoding 2) of `batch` for `columns`: each
+// column's min and max over its non-null values. Columns of unsupported
+// types, all-NULL columns and float columns holding NaN are left out.
+KeyValueMetadata PgStromBatchStatistics(const RecordBatch& batch, const std::vector<int>& columns);
+
 }  // namespace quiver::ipc

@@ -46,6 +46,7 @@ struct PendingMessage final : internal::CompressionJob {
   int64_t dictionary_id = 0;
   bool is_delta = false;
   int64_t raw_bytes = 0;  // uncompressed body bytes, for the window
+  KeyValueMetadata custom_metadata;  // the message's (PG-Strom's min_max_stats.<col>)
 };
 
 // The pipeline's window: a few messages per thread, so that the threads
@@ -91,9 +92,13 @@ struct IpcWriter::Impl {
 
   // Frames and writes one message; returns its block.
   Result<Block> WriteMessage(fb::MessageHeader type, flatbuffers::FlatBufferBuilder& fbb,
-                             flatbuffers::Offset<void> header, const internal::BodyWriter* body) {
+                             flatbuffers::Offset<void> header, const internal::BodyWriter* body,
+                             const KeyValueMetadata* custom_metadata = nullptr) {
     const int64_t body_length = body ? body->body_length() : 0;
-    auto message = fb::CreateMessage(fbb, fb::MetadataVersion::V5, type, header, body_length);
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>> md;
+    if (custom_metadata != nullptr && !custom_metadata->empty())
+      md = internal::MetadataToFlatbuffer(fbb, *custom_metadata);
+    auto message = fb::CreateMessage(fbb, fb::MetadataVersion::V5, type, header, body_length, md);
     fbb.Finish(message);
     Block block{sink.Tell(), 0, body_length};
     QUIVER_ASSIGN_OR_RAISE(
@@ -124,7 +129,7 @@ struct IpcWriter::Impl {
       QUIVER_ASSIGN_OR_RAISE(auto block, WriteMessage(m.type, fbb, batch.Union(), &m.body));
       dictionary_blocks.push_back(block);
     } else {
-      QUIVER_ASSIGN_OR_RAISE(auto block, WriteMessage(m.type, fbb, data.Union(), &m.body));
+      QUIVER_ASSIGN_OR_RAISE(auto block, WriteMessage(m.type, fbb, data.Union(), &m.body, &m.custom_metadata));
       batch_blocks.push_back(block);
     }
     return Status::OK();
@@ -208,7 +213,7 @@ struct IpcWriter::Impl {
     return Status::OK();
   }
 
-  Status WriteBatch(const RecordBatch& batch) {
+  Status WriteBatch(const RecordBatch& batch, KeyValueMetadata custom_metadata = {}) {
     if (closed) return Status::Invalid("IpcWriter: write after Close()");
     QUIVER_RETURN_NOT_OK(broken);
     if (batch.num_columns() != schema->num_fields()) {
@@ -230,8 +235,10 @@ struct IpcWriter::Impl {
     QUIVER_RETURN_NOT_OK(WriteDictionaries(batch));
     internal::BodyWriter body(options.codec, options.level, options.pool);
     for (const auto& col : batch.columns()) QUIVER_RETURN_NOT_OK(body.AddArray(*col));
-    QUIVER_RETURN_NOT_OK(Emit(std::make_shared<PendingMessage>(
-        std::move(body), fb::MessageHeader::RecordBatch, batch.num_rows())));
+    auto message = std::make_shared<PendingMessage>(std::move(body), fb::MessageHeader::RecordBatch,
+                                                    batch.num_rows());
+    message->custom_metadata = std::move(custom_metadata);
+    QUIVER_RETURN_NOT_OK(Emit(std::move(message)));
     ++batches_written;
     return Status::OK();
   }
@@ -306,6 +313,9 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::MakeStreamWriter(OutputStream* sin
 }
 
 Status IpcWriter::WriteRecordBatch(const RecordBatch& batch) { return impl_->WriteBatch(batch); }
+Status IpcWriter::WriteRecordBatch(const RecordBatch& batch, KeyValueMetadata custom_metadata) {
+  return impl_->WriteBatch(batch, std::move(custom_metadata));
+}
 Status IpcWriter::Close() { return impl_->Close(); }
 int64_t IpcWriter::num_record_batches_written() const { return impl_->batches_written; }
 int64_t IpcWriter::num_dictionary_batches_written() const { return impl_->dictionaries_written; }

@@ -67,6 +67,8 @@ class IpcWriter {
   // With compression on threads the message may reach the sink later (see
   // above); a failure to compress or write it is returned by a later call.
   Status WriteRecordBatch(const RecordBatch& batch);
+  // With custom metadata on the batch's message (PG-Strom's min_max_stats).
+  Status WriteRecordBatch(const RecordBatch& batch, KeyValueMetadata custom_metadata);
   // Writes the pending messages, the end-of-stream marker (and the footer for
   // files). Idempotent. Does not close the sink.
   Status Close();
