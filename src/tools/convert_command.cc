@@ -26,6 +26,7 @@ struct ConvertArgs {
   int64_t row_group_rows = 0;
   int data_page_version = 1;
   bool no_dictionary = false;
+  std::string stats;  // --stats a,b: PG-Strom min/max statistics per record batch (Arrow output)
   bool progress = false;
   bool no_progress = false;
   CsvFlags csv;
@@ -61,10 +62,23 @@ Status RunConvert(const ConvertArgs& args) {
         "--row-group-rows, --data-page-version and --no-dictionary apply to Parquet output");
   }
 
+  if (!args.stats.empty() && !to_ipc) return Status::Invalid("--stats applies to Arrow output");
+
   auto opened = OpenInput(args.input, from, args.csv);
   if (!opened.ok()) return WithPath(opened.status(), args.input);
   InputTable in = std::move(opened).ValueOrDie();
   const SchemaRef schema = in.reader->schema();
+  // --stats names columns of the input, as pg2arrow -S does.
+  std::vector<int> stats_columns;
+  for (size_t start = 0; !args.stats.empty();) {
+    const size_t comma = args.stats.find(',', start);
+    const std::string name = args.stats.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const int c = schema->GetFieldIndex(name);
+    if (c < 0) return Status::Invalid("--stats: {} has no column '{}'", args.input, name);
+    stats_columns.push_back(c);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
 
   // "-" streams to stdout (no atomicity possible there); files go through
   // AtomicFile.
@@ -79,7 +93,12 @@ Status RunConvert(const ConvertArgs& args) {
     sink = file.get();
   }
   Result<std::unique_ptr<TableWriter>> made = Status::UnknownError("no writer");
-  if (to == FileFormat::kParquet) {
+  if (!stats_columns.empty()) {
+    formats::WriteOptions options;
+    options.codec = codec;
+    options.stats_columns = stats_columns;
+    made = formats::MakeTableWriter(to, args.output, sink, schema, options);
+  } else if (to == FileFormat::kParquet) {
     formats::WriteOptions options;
     options.codec = codec;
     options.codec_chosen = !args.compression.empty();
@@ -192,6 +211,9 @@ CommandAction AddConvertCommand(CLI::App* app) {
       ->check(CLI::IsMember({1, 2}));
   cmd->add_flag("--no-dictionary", args->no_dictionary,
                 "Write Parquet values without dictionary encoding");
+  cmd->add_option("--stats", args->stats,
+                  "Arrow output: write each record batch's min and max of these comma-separated columns "
+                  "into its metadata (PG-Strom's min_max_stats.<col>, read by arrow_fdw and Quiver)");
   cmd->add_option("--batch-rows", args->batch_rows,
                   "Re-slice batches to at most N rows (zero-copy; 0 = keep the input's batches)")
       ->check(CLI::NonNegativeNumber);

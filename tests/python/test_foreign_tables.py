@@ -561,3 +561,23 @@ def test_union_all_view_over_a_table_and_files_prunes_the_files(quiver_bin, line
     assert [int(x) for x in t.column("s").to_pylist()] == [sum(sum(v) for v in kept) + 8]
     e = explain(quiver_bin, prelude, sql)
     assert e["files_read"] == len(kept) and e["files_skipped"] == len(contents) - len(kept), e["text"]
+
+
+def test_convert_writes_statistics(quiver_bin, tmp_path):
+    src, out = tmp_path / "src.parquet", tmp_path / "out.arrow"
+    pq.write_table(pa.table({"k": pa.array(range(50_000), pa.int64()), "v": pa.array([i % 5 for i in range(50_000)],
+                                                                                   pa.int32())}), src)
+    subprocess.run([str(quiver_bin), "convert", str(src), str(out), "--stats", "k", "--batch-rows", "10000"],
+                   check=True, capture_output=True)
+    reader = ipc.open_file(out)
+    assert reader.num_record_batches == 5
+    for i in range(5):
+        b, md = reader.get_batch_with_custom_metadata(i)
+        k = b.column("k").to_pylist()
+        assert dict(md) == {b"min_max_stats.k": f"{min(k)},{max(k)}".encode()}
+    prelude = f"CREATE FOREIGN TABLE t (k bigint, v int) SERVER arrow_fdw OPTIONS (file '{out}');"
+    e = explain(quiver_bin, prelude, "SELECT sum(v) FROM t WHERE k >= 45000")
+    assert e["loaded"] == 1 and e["skipped"] == 4, e["text"]
+    proc = subprocess.run([str(quiver_bin), "convert", str(src), str(tmp_path / "o.csv"), "--stats", "k"],
+                          capture_output=True, text=True)
+    assert proc.returncode != 0 and "--stats applies to Arrow output" in proc.stderr
