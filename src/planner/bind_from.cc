@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "catalog/foreign_table.h"
 #include "catalog/system_tables.h"
 #include "columnar/builder.h"
 #include "formats/csv/reader.h"
@@ -351,6 +352,41 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
                                                                  : formats::FileFormat::kAuto;
     }
     if (formats::IsTsvPath(path)) options.csv.parse.delimiter = '\t';
+    // Hive directories (dir/year=2024/part-0.parquet): read_parquet and
+    // read_arrow over a directory whose subdirectories are key=value read
+    // them with the keys as columns (hive_partitioning, on by default there,
+    // as DuckDB's), through a foreign table over the directory.
+    if (name == "read_parquet" || name == "read_arrow") {
+      std::optional<bool> hive;
+      for (auto it = args.named.begin(); it != args.named.end();) {
+        if (it->first != "hive_partitioning") {
+          ++it;
+          continue;
+        }
+        hive = it->second.type()->id == TypeId::kBool ? it->second.boolean() : it->second.ToString() == "true";
+        it = args.named.erase(it);
+      }
+      std::error_code ec;
+      if (!hive.has_value() && std::filesystem::is_directory(path, ec)) {
+        for (const auto& e : std::filesystem::directory_iterator(path, ec)) {
+          const std::string n = e.path().filename().string();
+          if (e.is_directory() && n.find('=') != std::string::npos && n[0] != '.' && n[0] != '_') hive = true;
+        }
+      }
+      if (hive.value_or(false) && args.named.empty()) {
+        const std::vector<std::pair<std::string, std::string>> fdw = {{"dir", path}, {"hive_partitioning", "true"}};
+        if (state_->file_policy != nullptr && state_->file_policy->restricted()) {
+          auto files = ForeignTableFiles(fdw);
+          if (!files.ok()) return files.status().WithPosition(ref.location);
+          for (const auto& f : *files) QUIVER_RETURN_NOT_OK(state_->file_policy->Check(f).WithPosition(ref.location));
+        }
+        auto def = ImportForeignTableDef(FileStem(path), fdw);
+        if (!def.ok()) return def.status().WithPosition(ref.location);
+        auto table = ForeignTable::Open(std::move(def).ValueOrDie());
+        if (!table.ok()) return table.status().WithPosition(ref.location);
+        return MakeGet(*table, ref.alias, FileStem(path), ref.location);
+      }
+    }
     for (const auto& [opt, v] : args.named) {
       if (name != "read_csv") {
         return Status::Invalid("{} has no option \"{}\"", name, opt)

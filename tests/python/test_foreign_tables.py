@@ -581,3 +581,23 @@ def test_convert_writes_statistics(quiver_bin, tmp_path):
     proc = subprocess.run([str(quiver_bin), "convert", str(src), str(tmp_path / "o.csv"), "--stats", "k"],
                           capture_output=True, text=True)
     assert proc.returncode != 0 and "--stats applies to Arrow output" in proc.stderr
+
+
+def test_read_parquet_over_a_hive_directory(quiver_bin, tmp_path):
+    n = 2000
+    t = pa.table({"year": pa.array([2020 + i % 4 for i in range(n)], pa.int64()),
+                  "region": pa.array([["EU", "US"][i % 2] for i in range(n)]),
+                  "v": pa.array(range(n), pa.int64())})
+    root = tmp_path / "ds"
+    pq.write_to_dataset(t, root, partition_cols=["year", "region"])
+    for sql in ["SELECT year, region, count(*) AS n, sum(v) AS s FROM {src} GROUP BY 1, 2 ORDER BY 1, 2",
+                "SELECT count(*) AS n, max(v) AS m FROM {src} WHERE year >= 2022 AND region = 'US'"]:
+        ours_sql = sql.format(src=f"read_parquet('{root}')")
+        theirs_sql = sql.format(src=f"read_parquet('{root}/**/*.parquet', hive_partitioning = true)")
+        assert_same_result(quiver_query(quiver_bin, "", ours_sql), duckdb.sql(theirs_sql).to_arrow_table(),
+                           theirs_sql, "read_parquet hive")
+    out = run_sql(quiver_bin, f"EXPLAIN ANALYZE SELECT count(*) FROM read_parquet('{root}') WHERE year = 2021").stdout
+    assert "files: 1 read, 3 skipped by virtual columns" in out, out  # year decides region here: 4 files
+    # Switched off, the directory's own files are read: there are none.
+    proc = run_sql(quiver_bin, f"SELECT count(*) FROM read_parquet('{root}', hive_partitioning => false)", check=False)
+    assert proc.returncode != 0 and "holds no files" in proc.stderr, proc.stderr
