@@ -84,6 +84,10 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator&
       return PlanSetOperation(op.As<plan::LogicalSetOp>());
     case LogicalOpType::kWindow:
       return PlanWindow(op.As<plan::LogicalWindow>());
+    case LogicalOpType::kTableFunction:
+      return PlanTableFunction(op.As<plan::LogicalTableFunction>());
+    case LogicalOpType::kRecursiveCte:
+      return Status::Unsupported("WITH RECURSIVE");
     case LogicalOpType::kInsert:
     case LogicalOpType::kUpdate:
     case LogicalOpType::kDelete:

@@ -165,6 +165,12 @@ void EstimateCardinalities(LogicalOperator* op) {
     case LogicalOpType::kSetOp:
       est = child(0) + child(1);
       break;
+    case LogicalOpType::kTableFunction:
+      est = child(0) * 1000;  // a guess: a series per input row
+      break;
+    case LogicalOpType::kRecursiveCte:
+      est = child(0) * 100;  // a guess: the anchor's rows over the iterations
+      break;
     case LogicalOpType::kInsert:
     case LogicalOpType::kUpdate:
     case LogicalOpType::kDelete:

@@ -7,6 +7,7 @@
 #include "catalog/system_tables.h"
 #include "columnar/builder.h"
 #include "formats/csv/reader.h"
+#include "functions/table_function.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
@@ -19,6 +20,19 @@ Result<LogicalOpPtr> Binder::BindFrom(const std::vector<std::unique_ptr<TableRef
   if (from.empty()) return LogicalOpPtr(std::make_unique<LogicalDummyScan>());
   LogicalOpPtr plan;
   for (const auto& ref : from) {
+    if (plan != nullptr && ref->kind == TableRef::kSubquery && ref->lateral) {
+      QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindLateralSubquery(*ref, &plan, JoinType::kInner));
+      plan = plan == nullptr ? std::move(p)
+                             : std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(p));
+      continue;
+    }
+    if (plan != nullptr && IsSetReturningCall(*ref)) {
+      // Its arguments may read the items before it (implicit LATERAL).
+      QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindSetReturningFunction(*ref, &plan));
+      plan = plan == nullptr ? std::move(p)
+                             : std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(p));
+      continue;
+    }
     QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindTableRef(*ref));
     if (plan == nullptr) {
       plan = std::move(p);
@@ -41,6 +55,15 @@ Result<LogicalOpPtr> Binder::BindTableRef(const TableRef& ref) {
       return BindJoin(ref);
   }
   return Status::Invalid("bad FROM item");
+}
+
+bool IsSetReturningCall(const TableRef& ref) {
+  if (ref.kind != TableRef::kFunction || ref.function->kind != sql::ExprKind::kFunction) {
+    return false;
+  }
+  const std::string& name = ref.function->name;
+  return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
+         name != "read_file" && TableFunctionRegistry::Get().Has(name);
 }
 
 const Binder::VisibleCte* Binder::FindCte(const std::string& name) const {
@@ -271,6 +294,9 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   if (call.kind != sql::ExprKind::kFunction) {
     return Status::Unsupported("this expression in FROM").WithPosition(ref.location);
   }
+  const std::string& name = call.name;
+  if (IsSetReturningCall(ref)) return BindSetReturningFunction(ref, nullptr);
+  if (ref.ordinality) return Status::Unsupported("WITH ORDINALITY on {}", name).WithPosition(ref.location);
   if (IsJsonTableFunction(call.name)) {
     // Bound here, not by EvaluateArgs: a json constant is a cast, not a Value.
     ExpressionBinder eb(this, ExpressionBinder::Clause::kOther);
@@ -290,53 +316,6 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     return MakeGet(std::move(table).ValueOrDie(), ref.alias, call.name, ref.location);
   }
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
-  const std::string& name = call.name;
-  if (name == "generate_series") {
-    if (args.positional.size() < 2 || args.positional.size() > 3) {
-      return Status::Invalid("generate_series takes (start, stop[, step])")
-          .WithSqlState(sqlstate::kUndefinedFunction)
-          .WithPosition(ref.location);
-    }
-    std::vector<int64_t> v;
-    for (const Value& a : args.positional) {
-      if (a.is_null() || !IsIntegerType(*a.type())) {
-        return Status::Unsupported("generate_series over non-integers").WithPosition(ref.location);
-      }
-      v.push_back(a.integer());
-    }
-    const int64_t step = v.size() == 3 ? v[2] : 1;
-    if (step == 0)
-      return Status::Invalid("step size cannot equal zero")
-          .WithSqlState(sqlstate::kInvalidParameterValue)
-          .WithPosition(ref.location);
-    const bool big = args.positional[0].type()->id == TypeId::kInt64 ||
-                     args.positional[1].type()->id == TypeId::kInt64;
-    auto table = std::make_shared<MemoryTable>(
-        "generate_series", schema({field("generate_series", big ? int64() : int32(), false)}));
-    std::vector<RecordBatchRef> batches;
-    Int64Builder b64(int64());
-    Int32Builder b32(int32());
-    auto flush = [&]() -> Status {
-      ArrayRef a;
-      if (big) {
-        QUIVER_ASSIGN_OR_RAISE(a, b64.Finish());
-      } else {
-        QUIVER_ASSIGN_OR_RAISE(a, b32.Finish());
-      }
-      if (a->length > 0) batches.push_back(RecordBatch::Make(table->schema(), a->length, {a}));
-      return Status::OK();
-    };
-    int64_t count = 0;
-    for (int64_t x = v[0]; step > 0 ? x <= v[1] : x >= v[1]; x += step) {
-      if (++count > (int64_t{1} << 32)) return Status::OutOfMemory("generate_series too large");
-      QUIVER_RETURN_NOT_OK(big ? b64.Append(x) : b32.Append(static_cast<int32_t>(x)));
-      if (count % 65536 == 0) QUIVER_RETURN_NOT_OK(flush());
-      if ((step > 0 && x > INT64_MAX - step) || (step < 0 && x < INT64_MIN - step)) break;
-    }
-    QUIVER_RETURN_NOT_OK(flush());
-    QUIVER_RETURN_NOT_OK(table->Append(std::move(batches)));
-    return MakeGet(table, ref.alias, "generate_series", ref.location);
-  }
   if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
     if (args.positional.size() != 1 || args.positional[0].is_null()) {
       return Status::Invalid("{} takes one path (a file, a directory or a glob)", name)
@@ -445,10 +424,127 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
       .WithPosition(ref.location);
 }
 
+// `a [LEFT] JOIN f(a.x) ON ...` where f's arguments read the left side:
+// the function runs once per left row (LogicalTableFunction over `left`).
+// An inner join's condition filters the result; a LEFT join keeps left
+// rows without function rows when the condition is ON true (other
+// conditions are refused).
+Result<LogicalOpPtr> Binder::BindLateralFunctionJoin(const TableRef& ref, LogicalOpPtr* left) {
+  const bool on_true = ref.condition == nullptr ||
+                       (ref.condition->kind == sql::ExprKind::kConstant &&
+                        ref.condition->literal == sql::LiteralKind::kBool && ref.condition->bval);
+  const bool left_join = ref.join_kind == sql::JoinKind::kLeft;
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr right,
+                         BindSetReturningFunction(*ref.right, left, left_join && on_true));
+  if (*left != nullptr) return right;  // not lateral: an ordinary join follows
+  if (ref.join_kind == sql::JoinKind::kRight || ref.join_kind == sql::JoinKind::kFull) {
+    return Status::Invalid("invalid reference to FROM-clause entry for table \"{}\"",
+                           scope_.empty() ? std::string() : scope_.front().alias)
+        .WithSqlState(sqlstate::kInvalidColumnReference)
+        .WithHint("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
+        .WithPosition(ref.right->location);
+  }
+  if (!ref.using_columns.empty() || ref.natural || !ref.alias.empty() || (left_join && !on_true)) {
+    return Status::Unsupported(
+               "this join of a function reading the left side (supported: [CROSS | INNER] JOIN "
+               "... ON condition, LEFT JOIN ... ON true, without USING, NATURAL or a join alias)")
+        .WithPosition(ref.right->location);
+  }
+  if (on_true) return right;
+  ExpressionBinder eb(this, ExpressionBinder::Clause::kJoinOn);
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*ref.condition, "JOIN/ON"));
+  QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &right));
+  std::vector<ExprPtr> conjuncts;
+  SplitConjunction(std::move(cond), &conjuncts);
+  return LogicalOpPtr(std::make_unique<LogicalFilter>(std::move(conjuncts), std::move(right)));
+}
+
+// LATERAL (subquery): bound with this query level as its outer one, so that
+// it reads the FROM items before it (depth-1 references); then joined to
+// them as a dependent join (PlanLateralJoin), taking *left. A LATERAL
+// subquery that reads nothing to its left is an ordinary one (*left kept).
+Result<LogicalOpPtr> Binder::BindLateralSubquery(const TableRef& ref, LogicalOpPtr* left,
+                                                 JoinType type) {
+  Binder child(state_, this);
+  child.ctes_ = ctes_;
+  child.cte_in_progress_ = cte_in_progress_;
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery q, child.BindQuery(*ref.subquery));
+  std::vector<CorrelatedColumn> lateral;
+  for (const auto& c : child.correlated()) {
+    if (c.depth == 1) lateral.push_back(c);
+  }
+  if (lateral.empty()) return BindSubqueryRef(*ref.subquery, ref.alias, "", ref.location);
+  if (type == JoinType::kRight || type == JoinType::kFull) {
+    return Status::Invalid("invalid reference to FROM-clause entry for table \"{}\"",
+                           scope_.empty() ? std::string() : scope_.front().alias)
+        .WithSqlState(sqlstate::kInvalidColumnReference)
+        .WithHint("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
+        .WithPosition(ref.location);
+  }
+  for (const auto& c : child.correlated()) {
+    if (c.depth < 2) continue;
+    // A reference to a query outside this one: correlated here, one level in.
+    CorrelatedColumn outer = c;
+    outer.depth = c.depth - 1;
+    if (std::find(correlated_.begin(), correlated_.end(), outer) == correlated_.end())
+      correlated_.push_back(outer);
+  }
+  const auto bindings = q.plan->GetColumnBindings();
+  std::map<ColumnBinding, ColumnBinding> remap;
+  QUIVER_ASSIGN_OR_RAISE(
+      LogicalOpPtr joined,
+      PlanLateralJoin(state_, std::move(*left), std::move(q.plan), lateral, type, &remap));
+  ScopeTable scope;
+  scope.alias = ref.alias.name;
+  if (ref.alias.columns.size() > q.names.size()) {
+    return Status::Invalid("table \"{}\" has {} columns available but {} columns specified",
+                           scope.alias, q.names.size(), ref.alias.columns.size())
+        .WithSqlState(sqlstate::kInvalidColumnReference)
+        .WithPosition(ref.location);
+  }
+  for (size_t i = 0; i < q.names.size(); ++i) {
+    scope.names.push_back(i < ref.alias.columns.size() ? ref.alias.columns[i] : q.names[i]);
+    scope.types.push_back(q.types[i]);
+    auto it = remap.find(bindings[i]);
+    scope.bindings.push_back(it == remap.end() ? bindings[i] : it->second);
+  }
+  QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), ref.location));
+  return joined;
+}
+
 Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr left, BindTableRef(*ref.left));
   const size_t left_tables = scope_.size();
-  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr right, BindTableRef(*ref.right));
+  LogicalOpPtr right;
+  if (IsSetReturningCall(*ref.right)) {
+    QUIVER_ASSIGN_OR_RAISE(right, BindLateralFunctionJoin(ref, &left));
+    if (left == nullptr) return right;
+  } else if (ref.right->kind == TableRef::kSubquery && ref.right->lateral) {
+    const JoinType type = ref.join_kind == sql::JoinKind::kLeft    ? JoinType::kLeft
+                          : ref.join_kind == sql::JoinKind::kRight ? JoinType::kRight
+                          : ref.join_kind == sql::JoinKind::kFull  ? JoinType::kFull
+                                                                   : JoinType::kInner;
+    QUIVER_ASSIGN_OR_RAISE(right, BindLateralSubquery(*ref.right, &left, type));
+    if (left == nullptr) {
+      // `right` is the join already: the ON condition joins its residuals.
+      if (!ref.using_columns.empty() || ref.natural || !ref.alias.empty()) {
+        return Status::Unsupported("USING, NATURAL or a join alias with a LATERAL subquery")
+            .WithPosition(ref.right->location);
+      }
+      if (ref.condition) {
+        ExpressionBinder eb(this, ExpressionBinder::Clause::kJoinOn);
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*ref.condition, "JOIN/ON"));
+        if (cond->HasSubquery()) {
+          return Status::Unsupported("subqueries in the ON clause of a LATERAL join")
+              .WithPosition(ref.condition->location);
+        }
+        SplitConjunction(std::move(cond), &right->expressions);
+      }
+      return right;
+    }
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(right, BindTableRef(*ref.right));
+  }
   auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
   // CROSS JOIN, or NATURAL without common columns: planned as a cross product.
   bool cross = ref.join_kind == sql::JoinKind::kCross;

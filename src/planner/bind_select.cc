@@ -298,6 +298,15 @@ Status Binder::BindGroupBy(const SelectNode& node, SelectBinding* sb) {
     for (const auto& set : node.grouping_sets) {
       std::vector<int> keys;
       for (size_t k : set) keys.push_back(key_of[k]);
+      if (node.group_distinct) {
+        // GROUP BY DISTINCT drops repeated grouping sets, a set being its
+        // keys regardless of order and repetition (PostgreSQL's
+        // expand_grouping_sets with groupDistinct); the first one stays.
+        // Over a plain list it changes nothing.
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        if (std::find(sb->sets.begin(), sb->sets.end(), keys) != sb->sets.end()) continue;
+      }
       sb->sets.push_back(std::move(keys));
     }
   }
@@ -624,7 +633,8 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
     TypeRef common;
     bool all_unknown = true;
     for (const auto& e : column) {
-      if (e->unknown_literal) continue;
+      // Untyped literals and NULLs take the type the other rows decide.
+      if (e->unknown_literal || e->return_type->id == TypeId::kNull) continue;
       all_unknown = false;
       if (!common) {
         common = e->return_type;

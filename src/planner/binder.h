@@ -165,6 +165,18 @@ class Binder {
   Result<LogicalOpPtr> BindTableRef(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindBaseTable(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindTableFunction(const sql::TableRef& ref);
+  // bind_table_function.cc: a set-returning function (generate_series ...).
+  // Its arguments may read the FROM items to its left (`*left`, their plan
+  // so far; null: none), as PostgreSQL lets a function in FROM do: then
+  // the call runs once per row of *left, which it takes (leaving null).
+  // Otherwise *left is untouched and the call has no input.
+  Result<LogicalOpPtr> BindSetReturningFunction(const sql::TableRef& ref, LogicalOpPtr* left,
+                                                bool outer = false);
+  // bind_from.cc: a LATERAL subquery joined (`type`) to *left (as above).
+  Result<LogicalOpPtr> BindLateralSubquery(const sql::TableRef& ref, LogicalOpPtr* left,
+                                           JoinType type);
+  // bind_from.cc: a join whose right side is such a function (left: as above).
+  Result<LogicalOpPtr> BindLateralFunctionJoin(const sql::TableRef& ref, LogicalOpPtr* left);
   Result<LogicalOpPtr> BindJoin(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindSubqueryRef(const sql::SelectNode& select, const sql::Alias& alias,
                                        const std::string& default_name, int location,
@@ -211,10 +223,23 @@ class Binder {
   const GroupingContext* grouping_ = nullptr;
 };
 
+// Whether a FROM item is a call of a set-returning function
+// (functions/table_function.h), not of read_arrow / read_csv / ...
+bool IsSetReturningCall(const sql::TableRef& ref);
+
 // Plans the subqueries inside `*expr` as joins on top of `*root`, replacing
 // each by a reference to its result (plan_subquery.cc). `in_where` allows
 // turning top-level EXISTS/IN into semi/anti joins.
 Status PlanSubqueries(BindState* state, ExprPtr* expr, LogicalOpPtr* root);
+
+// `left` joined (inner or left) with a LATERAL subquery's plan `sub`, whose
+// depth-1 references `correlated` read left's columns: decorrelated as a
+// dependent join (plan_subquery.cc). `*remap`: where the subquery's output
+// bindings moved.
+Result<LogicalOpPtr> PlanLateralJoin(BindState* state, LogicalOpPtr left, LogicalOpPtr sub,
+                                     const std::vector<CorrelatedColumn>& correlated,
+                                     JoinType join_type,
+                                     std::map<ColumnBinding, ColumnBinding>* remap);
 
 // Replaces correlated references (depth > 0) in `*expr` by `depth - 1`.
 void DecrementDepth(Expression* expr);

@@ -8,7 +8,9 @@
 //   kAggregate LogicalAggregate, kJoin LogicalJoin, kCrossProduct
 //   LogicalCrossProduct, kOrder LogicalOrder, kLimit LogicalLimit, kTopN
 //   LogicalTopN, kDistinct LogicalDistinct, kSetOp LogicalSetOp,
-//   kInsert / kUpdate / kDelete LogicalModifyTable, kWindow LogicalWindow.
+//   kInsert / kUpdate / kDelete LogicalModifyTable, kWindow LogicalWindow,
+//   kTableFunction LogicalTableFunction, kRecursiveCte LogicalRecursiveCte
+//   (these two in their own headers).
 //
 // Each operator's output columns are a list of bindings (GetColumnBindings):
 //   kGet          (table_index, c) for each scanned table column c (column_ids)
@@ -22,6 +24,9 @@
 //                 kMark: left's + (mark_index, 0) (boolean: match / no match / NULL)
 //   kCrossProduct left's + right's
 //   kSetOp        (table_index, i)
+//   kTableFunction the child's, then (table_index, i) per function column
+//                 (and the ordinality column last, WITH ORDINALITY)
+//   kRecursiveCte (table_index, i)
 //   kEmpty        (table_index, i) of `types`, zero rows
 //   kInsert, kUpdate, kDelete   (table_index, 0): the number of rows written
 //                 (bigint). The child yields the target table's columns in
@@ -60,6 +65,12 @@ enum class LogicalOpType : int8_t {
   kUpdate,  // replaces `target`'s rows by the child's (new values), counting the matched ones
   kDelete,  // replaces `target`'s rows by the child's unmatched ones, counting the others
   kWindow,  // the child's rows with window functions computed over them
+  // A set-returning function in FROM over each row of its child
+  // (LogicalTableFunction, planner/logical_table_function.h).
+  kTableFunction,
+  // WITH RECURSIVE: anchor, then the recursive term over a working table until
+  // it yields no rows (LogicalRecursiveCte, planner/logical_recursive_cte.h).
+  kRecursiveCte,
 };
 
 // Whether `t` writes a table (kInsert, kUpdate, kDelete): such an operator is

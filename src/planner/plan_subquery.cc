@@ -27,6 +27,7 @@
 
 #include "planner/binder.h"
 #include "planner/expression_binder.h"
+#include "planner/ranking_window.h"
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -167,14 +168,73 @@ class DependentJoinPusher {
       case LogicalOpType::kSetOp:
         return PushSetOperation(std::move(op));
       case LogicalOpType::kLimit:
+        return PushLimit(std::move(op));
       case LogicalOpType::kTopN:
         return Status::Unsupported("LIMIT in a correlated subquery");
+      case LogicalOpType::kTableFunction:
+        return PushTableFunction(std::move(op));
+      case LogicalOpType::kWindow:
+        return PushWindow(std::move(op));
       default:
         return Status::Unsupported("this correlated subquery");
     }
   }
 
  private:
+  // LIMIT / OFFSET apply per correlation group: the rows numbered within
+  // their group of carried columns, in the ORDER BY below the limit (if
+  // any), and kept from offset + 1 to offset + limit (LATERAL top-n).
+  Result<Pushed> PushLimit(LogicalOpPtr op) {
+    const auto& limit = op->As<LogicalLimit>();
+    LogicalOpPtr below = std::move(op->children[0]);
+    std::vector<OrderSpec> orders;
+    if (below->type == LogicalOpType::kOrder) {
+      for (auto& o : below->As<LogicalOrder>().orders) orders.push_back(o.Copy());
+      below = std::move(below->children[0]);
+    }
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(below)));
+    std::vector<ExprPtr> partitions;
+    for (size_t i = 0; i < child.carried.size(); ++i) {
+      partitions.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type));
+    }
+    for (auto& o : orders) Decorrelate(&o.expr, child.carried, child.remap);
+    ExprPtr rn = MakeRankingWindow(WindowFunction::kRowNumber, std::move(partitions), std::move(orders));
+    const int64_t last = limit.limit < 0 ? -1 : limit.offset + limit.limit;
+    QUIVER_ASSIGN_OR_RAISE(child.op, FilterByRank(std::move(child.op), state_->NewTableIndex(),
+                                                  std::move(rn), limit.offset + 1, last));
+    return child;
+  }
+
+  // The function's output includes its input's columns: the carried ones
+  // pass through.
+  Result<Pushed> PushTableFunction(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) Decorrelate(&e, child.carried, child.remap);
+    child.op = std::move(op);
+    return child;
+  }
+
+  // Window functions compute within each correlation group: the carried
+  // columns become leading PARTITION BY keys.
+  Result<Pushed> PushWindow(LogicalOpPtr op) {
+    QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
+    op->children[0] = std::move(child.op);
+    for (auto& e : op->expressions) {
+      Decorrelate(&e, child.carried, child.remap);
+      auto& w = e->As<WindowExpression>();
+      std::vector<ExprPtr> keys;
+      for (size_t i = 0; i < child.carried.size(); ++i) {
+        keys.push_back(MakeColumnRef(child.carried[i], corr_.columns[i].type));
+      }
+      const auto at = w.children.begin() + w.num_args;
+      w.children.insert(at, std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
+      w.num_partitions += static_cast<int>(child.carried.size());
+    }
+    child.op = std::move(op);
+    return child;
+  }
+
   Result<Pushed> PushFilter(LogicalOpPtr op) {
     QUIVER_ASSIGN_OR_RAISE(Pushed child, Push(std::move(op->children[0])));
     op->children[0] = std::move(child.op);
@@ -774,6 +834,47 @@ class SubqueryPlanner {
 
   BindState* state_;
 };
+
+Result<LogicalOpPtr> PlanLateralJoin(BindState* state, LogicalOpPtr left, LogicalOpPtr sub,
+                                     const std::vector<CorrelatedColumn>& correlated,
+                                     JoinType join_type,
+                                     std::map<ColumnBinding, ColumnBinding>* remap) {
+  Correlation corr;
+  corr.columns = correlated;
+  // D = DISTINCT(correlated columns) over a copy of the left side.
+  BindingMap m;
+  LogicalOpPtr left_copy = CopyFresh(*left, state, &m);
+  auto proj = std::make_unique<LogicalProjection>();
+  proj->table_index = state->NewTableIndex();
+  for (const auto& c : corr.columns) {
+    auto it = m.find(c.binding);
+    if (it == m.end()) {
+      return Status::Unsupported(
+          "LATERAL reference to column \"{}\", which is not on the left side of this join",
+          c.name);
+    }
+    proj->expressions.push_back(MakeColumnRef(it->second, c.type, c.name));
+  }
+  proj->children.push_back(std::move(left_copy));
+  auto distinct = std::make_unique<LogicalDistinct>();
+  distinct->children.push_back(std::move(proj));
+  corr.delim = std::move(distinct);
+
+  DependentJoinPusher pusher(state, corr);
+  QUIVER_ASSIGN_OR_RAISE(Pushed pushed, pusher.Push(std::move(sub)));
+  // References further out move one level in, as for any planned subquery.
+  VisitPlanExpressions(pushed.op.get(), [](ExprPtr* e) {
+    if (auto* ref = (*e)->TryAs<ColumnRefExpression>(); ref && ref->depth > 0) ref->depth--;
+  });
+  *remap = pushed.remap;
+  auto join = MakeJoin(join_type, std::move(left), std::move(pushed.op));
+  for (size_t i = 0; i < corr.columns.size(); ++i) {
+    join->conditions.push_back(
+        {MakeColumnRef(corr.columns[i].binding, corr.columns[i].type, corr.columns[i].name),
+         MakeColumnRef(pushed.carried[i], corr.columns[i].type), "is not distinct from"});
+  }
+  return LogicalOpPtr(std::move(join));
+}
 
 void RemapCorrelatedToGroups(Expression* expr, const std::vector<ExprPtr>& groups,
                              int group_index) {

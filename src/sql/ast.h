@@ -123,8 +123,9 @@ struct TableRef {
   std::string schema;
   std::string name;
 
-  // kFunction: read_arrow('x'), read_csv('x', header => true)
+  // kFunction: read_arrow('x'), read_csv('x', header => true), generate_series(1, 3)
   ExprPtr function;
+  bool ordinality = false;  // WITH ORDINALITY
 
   // kSubquery
   std::shared_ptr<SelectNode> subquery;
@@ -216,6 +217,7 @@ struct SelectNode {
   // group_by (which then holds every key expression once). Empty when the
   // GROUP BY is a plain list.
   bool has_grouping_sets = false;
+  bool group_distinct = false;  // GROUP BY DISTINCT: repeated sets once
   std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::vector<std::vector<ExprPtr>> values;  // VALUES (...), (...)

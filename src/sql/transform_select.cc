@@ -60,7 +60,6 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
       if (f.functions_size() != 1 || f.is_rowsfrom()) {
         return UnsupportedAt(-1, "ROWS FROM with several functions");
       }
-      if (f.ordinality()) return UnsupportedAt(-1, "WITH ORDINALITY");
       const pg_query::Node& item = f.functions(0);
       const pg_query::Node& call = item.has_list() && item.list().items_size() > 0
                                        ? item.list().items(0)
@@ -70,6 +69,7 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
       ref->location = ref->function->location;
       if (f.has_alias()) ref->alias = TransformAlias(f.alias());
       ref->lateral = f.lateral();
+      ref->ordinality = f.ordinality();
       return ref;
     }
     case pg_query::Node::kRangeSubselect: {
@@ -79,7 +79,6 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
       if (!s.subquery().has_select_stmt()) return UnsupportedAt(-1, "this kind of subquery in FROM");
       QUIVER_ASSIGN_OR_RAISE(ref->subquery, TransformSelect(s.subquery().select_stmt()));
       if (s.has_alias()) ref->alias = TransformAlias(s.alias());
-      if (ref->lateral) return UnsupportedAt(-1, "LATERAL subqueries");
       return ref;
     }
     case pg_query::Node::kJoinExpr: {
@@ -361,7 +360,7 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
         node->group_by.push_back(std::move(e));
       }
     }
-    if (s.group_distinct()) return UnsupportedAt(-1, "GROUP BY DISTINCT");
+    node->group_distinct = s.group_distinct();
     if (s.has_having_clause()) {
       QUIVER_ASSIGN_OR_RAISE(node->having, TransformExpr(s.having_clause()));
     }

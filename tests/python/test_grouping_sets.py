@@ -25,6 +25,9 @@ CREATE TABLE e (a int, b text, c int);
 """
 
 QUERIES = [
+    # GROUP BY DISTINCT: the repeated sets of ROLLUP(a, b) x ROLLUP(a) appear once
+    "SELECT a, b, count(*) FROM s GROUP BY DISTINCT ROLLUP(a, b), ROLLUP(a)",
+    "SELECT a, b, count(*) FROM s GROUP BY ALL ROLLUP(a, b), ROLLUP(a)",
     # ROLLUP, CUBE, GROUPING SETS with every listed aggregate.
     "SELECT a, b, count(*), count(c), sum(c), min(c), max(c), avg(c) FROM s GROUP BY ROLLUP(a, b)",
     # string_agg's order is the input's (ORDER BY inside it is lane X's item-0
@@ -112,7 +115,6 @@ ORDERED = [
 ]
 
 REFUSED = [
-    ("SELECT a, count(*) FROM s GROUP BY DISTINCT ROLLUP(a, b)", "unsupported: GROUP BY DISTINCT"),
     # PostgreSQL gives the () row for every outer row, matched or not.
     ("SELECT id, (SELECT count(*) FROM (SELECT a, count(*) FROM s t WHERE t.c > s.c "
      "GROUP BY ROLLUP(a)) q) FROM s",

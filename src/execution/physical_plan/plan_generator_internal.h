@@ -15,6 +15,7 @@
 #include "execution/physical_planner.h"
 #include "execution/runtime_filter.h"
 #include "planner/logical_plan.h"
+#include "planner/logical_table_function.h"
 
 namespace quiver::exec {
 struct HashJoinSpec;  // execution/operators/physical_hash_join.h
@@ -55,6 +56,8 @@ class PhysicalPlanGenerator {
   Result<PhysicalOpPtr> PlanLimit(const plan::LogicalLimit& op);
   // plan_window.cc
   Result<PhysicalOpPtr> PlanWindow(const plan::LogicalWindow& op);
+  // plan_table_function.cc
+  Result<PhysicalOpPtr> PlanTableFunction(const plan::LogicalTableFunction& op);
   // plan_set_operation.cc
   Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalSetOp& op);
   // plan_modify_table.cc: INSERT, UPDATE, DELETE
