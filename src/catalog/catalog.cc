@@ -123,4 +123,78 @@ std::vector<std::string> Catalog::TableNames() const {
   return out;
 }
 
+CatalogSnapshot Catalog::Snapshot() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return CatalogSnapshot{entries_, indexes_};
+}
+
+void Catalog::Restore(CatalogSnapshot snapshot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_ = std::move(snapshot.entries);
+  indexes_ = std::move(snapshot.indexes);
+}
+
+namespace {
+
+// The keys whose values differ between two maps.
+template <typename Map>
+std::vector<std::string> ChangedKeys(const Map& a, const Map& b) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it == b.end() || !(it->second == v)) out.push_back(k);
+  }
+  for (const auto& [k, v] : b) {
+    if (!a.count(k)) out.push_back(k);
+  }
+  return out;
+}
+
+template <typename Map>
+bool SameAt(const Map& a, const Map& b, const std::string& k) {
+  auto x = a.find(k);
+  auto y = b.find(k);
+  if (x == a.end() || y == b.end()) return x == a.end() && y == b.end();
+  return x->second == y->second;
+}
+
+template <typename Map>
+void CopyAt(const Map& from, Map* to, const std::string& k) {
+  auto it = from.find(k);
+  if (it == from.end()) {
+    to->erase(k);
+  } else {
+    (*to)[k] = it->second;
+  }
+}
+
+}  // namespace
+
+Status Catalog::Commit(const CatalogSnapshot& base, const CatalogSnapshot& next,
+                       const std::function<Status()>& publish) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::vector<std::string> entries = ChangedKeys(base.entries, next.entries);
+  const std::vector<std::string> indexes = ChangedKeys(base.indexes, next.indexes);
+  for (const std::string& k : entries) {
+    if (!SameAt(base.entries, entries_, k)) {
+      return Status::Invalid(
+                 "could not serialize access due to concurrent update (relation \"{}\" was "
+                 "changed by another session since the transaction began)",
+                 k)
+          .WithSqlState("40001");  // serialization_failure
+    }
+  }
+  for (const std::string& k : indexes) {
+    if (!SameAt(base.indexes, indexes_, k)) {
+      return Status::Invalid(
+                 "could not serialize access due to concurrent update (index \"{}\")", k)
+          .WithSqlState("40001");  // serialization_failure
+    }
+  }
+  QUIVER_RETURN_NOT_OK(publish());
+  for (const std::string& k : entries) CopyAt(next.entries, &entries_, k);
+  for (const std::string& k : indexes) CopyAt(next.indexes, &indexes_, k);
+  return Status::OK();
+}
+
 }  // namespace quiver

@@ -8,6 +8,7 @@
 // Thread-safety: all methods are thread-safe.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,13 @@ struct CatalogEntry {
   std::shared_ptr<const ViewDefinition> view;  // set for views
 };
 
+// The catalog's contents, copied: what a transaction starts from and works
+// on (engine/transaction.h).
+struct CatalogSnapshot {
+  std::map<std::string, std::shared_ptr<const CatalogEntry>> entries;
+  std::map<std::string, std::string> indexes;  // index name -> table
+};
+
 class Catalog {
  public:
   // Fails with 'relation "x" already exists' unless `replace`.
@@ -48,6 +56,17 @@ class Catalog {
   // every query scans columns). Errors as PostgreSQL's.
   Status CreateIndex(const std::string& name, const std::string& table, bool if_not_exists);
   Status DropIndex(const std::string& name, bool if_exists);
+
+  CatalogSnapshot Snapshot() const;
+  void Restore(CatalogSnapshot snapshot);
+  // A transaction's commit of its catalog changes: under the catalog's lock,
+  // each name whose entry differs between `base` and `next` must still have
+  // base's entry here (else 40001, "could not serialize access due to
+  // concurrent update"); then `publish` runs (it swaps table versions; on
+  // error the catalog is left unchanged) and next's entries for those names
+  // replace the current ones. Indexes likewise.
+  Status Commit(const CatalogSnapshot& base, const CatalogSnapshot& next,
+                const std::function<Status()>& publish);
 
  private:
   // Exact, else the unique case-insensitive match; end() when none.

@@ -92,12 +92,19 @@ class MemoryScanPlan final : public ScanPlan {
 
 }  // namespace
 
-int64_t MemoryTable::EstimatedRows() const {
+MemoryTable::MemoryTable(std::string name, SchemaRef schema,
+                         std::shared_ptr<const TableConstraints> constraints)
+    : name_(std::move(name)),
+      schema_(std::move(schema)),
+      constraints_(std::move(constraints)),
+      version_(std::make_shared<const TableVersion>()) {}
+
+TableVersionRef MemoryTable::version() const {
   std::lock_guard<std::mutex> lock(mu_);
-  int64_t n = 0;
-  for (const auto& b : batches_) n += b->num_rows();
-  return n;
+  return version_;
 }
+
+int64_t MemoryTable::EstimatedRows() const { return version()->num_rows; }
 
 Result<std::unique_ptr<ScanPlan>> MemoryTable::Plan(const ScanRequest& request) const {
   auto plan = std::make_unique<MemoryScanPlan>(ScanSchema(schema_, request.columns), batches(),
@@ -106,36 +113,70 @@ Result<std::unique_ptr<ScanPlan>> MemoryTable::Plan(const ScanRequest& request) 
   return std::unique_ptr<ScanPlan>(std::move(plan));
 }
 
-Status MemoryTable::Append(std::vector<RecordBatchRef> batches) {
-  for (const auto& b : batches) {
-    for (int i = 0; i < b->num_columns(); ++i) {
-      if (!schema_->field(i)->nullable && b->column(i)->GetNullCount() > 0) {
-        return Status::Invalid(
-                   "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                   schema_->field(i)->name, name_)
-            .WithSqlState(sqlstate::kNotNullViolation);
-      }
+Result<TableVersionRef> MemoryTable::AppendTo(const SchemaRef& schema, const TableVersionRef& base,
+                                              std::vector<RecordBatchRef> batches) {
+  auto next = std::make_shared<TableVersion>();
+  next->batches = base->batches;
+  next->num_rows = base->num_rows;
+  for (const auto& b : batches) next->num_rows += b->num_rows();
+  QUIVER_RETURN_NOT_OK(AppendCoalesced(schema, std::move(batches), &next->batches));
+  return TableVersionRef(std::move(next));
+}
+
+Result<TableVersionRef> MemoryTable::MakeVersion(const SchemaRef& schema,
+                                                 std::vector<RecordBatchRef> batches) {
+  return AppendTo(schema, std::make_shared<const TableVersion>(), std::move(batches));
+}
+
+Status MemoryTable::CheckNotNull(const RecordBatch& b) const {
+  for (int i = 0; i < b.num_columns(); ++i) {
+    if (!schema_->field(i)->nullable && b.column(i)->GetNullCount() > 0) {
+      return Status::Invalid(
+                 "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                 schema_->field(i)->name, name_)
+          .WithSqlState(sqlstate::kNotNullViolation);
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  // Built aside and swapped in: a failed merge leaves the table as it was.
-  std::vector<RecordBatchRef> next = batches_;
-  QUIVER_RETURN_NOT_OK(AppendCoalesced(schema_, std::move(batches), &next));
-  batches_ = std::move(next);
   return Status::OK();
+}
+
+Status MemoryTable::Commit(const VersionMaker& make) {
+  std::lock_guard<std::mutex> writing(write_mu_);
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next, make(version(), &writer_state_));
+  std::lock_guard<std::mutex> lock(mu_);
+  version_ = std::move(next);
+  return Status::OK();
+}
+
+void MemoryTable::PublishLocked(TableVersionRef next) {
+  std::lock_guard<std::mutex> lock(mu_);
+  version_ = std::move(next);
+}
+
+void MemoryTable::Restore(TableVersionRef v) {
+  std::lock_guard<std::mutex> writing(write_mu_);
+  PublishLocked(std::move(v));
+}
+
+std::shared_ptr<MemoryTable> MemoryTable::Clone() const {
+  auto copy = std::make_shared<MemoryTable>(name_, schema_, constraints_);
+  copy->version_ = version();
+  return copy;
+}
+
+Status MemoryTable::Append(std::vector<RecordBatchRef> batches) {
+  for (const auto& b : batches) QUIVER_RETURN_NOT_OK(CheckNotNull(*b));
+  // Built aside and swapped in: a failed merge leaves the table as it was.
+  return Commit([&](const TableVersionRef& current, std::shared_ptr<void>*) {
+    return AppendTo(schema_, current, std::move(batches));
+  });
 }
 
 Status MemoryTable::Replace(std::vector<RecordBatchRef> batches) {
-  std::vector<RecordBatchRef> next;
-  QUIVER_RETURN_NOT_OK(AppendCoalesced(schema_, std::move(batches), &next));
-  std::lock_guard<std::mutex> lock(mu_);
-  batches_ = std::move(next);
-  return Status::OK();
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next, MakeVersion(schema_, std::move(batches)));
+  return Commit([&](const TableVersionRef&, std::shared_ptr<void>*) { return next; });
 }
 
-std::vector<RecordBatchRef> MemoryTable::batches() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return batches_;
-}
+std::vector<RecordBatchRef> MemoryTable::batches() const { return version()->batches; }
 
 }  // namespace quiver

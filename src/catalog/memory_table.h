@@ -1,6 +1,8 @@
 // MemoryTable: a table held in memory (CREATE TABLE, INSERT, COPY FROM).
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -9,30 +11,86 @@
 
 namespace quiver {
 
-// A table held in memory: batches of engine-typed columns, merged into units
-// of up to 64K rows as they arrive (memory_table.cc says why). Inserts
-// append under a lock; scans see the batches present when planned.
+struct TableConstraints;  // catalog/table_constraints.h
+
+// One state of a table's rows. Immutable once published: scans, a
+// transaction's savepoints and a commit in progress hold versions while
+// writers publish newer ones (the shape an Iceberg snapshot has too).
+struct TableVersion {
+  std::vector<RecordBatchRef> batches;
+  int64_t num_rows = 0;
+};
+using TableVersionRef = std::shared_ptr<const TableVersion>;
+
+// A table held in memory: a current TableVersion of engine-typed columns,
+// merged into units of up to 64K rows as they arrive (memory_table.cc says
+// why). Writers take turns (Commit) and publish a new version; scans see
+// the version current when planned and never wait for a writer.
 class MemoryTable final : public TableSource {
  public:
-  MemoryTable(std::string name, SchemaRef schema) : name_(std::move(name)), schema_(std::move(schema)) {}
+  MemoryTable(std::string name, SchemaRef schema,
+              std::shared_ptr<const TableConstraints> constraints = nullptr);
   const std::string& name() const override { return name_; }
   SchemaRef schema() const override { return schema_; }
   int64_t EstimatedRows() const override;
   Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const override;
   std::string Describe() const override { return "memory table"; }
 
-  // REQUIRES: batch columns have this table's types (nullability is checked).
+  // PRIMARY KEY, UNIQUE, CHECK and DEFAULT (NOT NULL is the schema's
+  // nullability); null when the table declares none.
+  const std::shared_ptr<const TableConstraints>& constraints() const { return constraints_; }
+
+  TableVersionRef version() const;
+
+  // A writer's commit. Under the table's write lock (writers take turns),
+  // `make` computes the next version from the current one, checking the
+  // constraints against it; on success that version is published, else the
+  // table is unchanged. `writer_state` persists between commits for `make`'s
+  // use (execution/constraint_check.h keeps the unique keys of the version
+  // it last built there; it must tag them with the version they describe).
+  using VersionMaker = std::function<Result<TableVersionRef>(const TableVersionRef& current,
+                                                            std::shared_ptr<void>* writer_state)>;
+  Status Commit(const VersionMaker& make);
+
+  // For a commit that spans tables (engine/transaction.h): hold every
+  // table's LockWrites, check each version() is the one the transaction
+  // started from, then PublishLocked the new ones.
+  std::unique_lock<std::mutex> LockWrites() const { return std::unique_lock<std::mutex>(write_mu_); }
+  // REQUIRES: LockWrites() held.
+  void PublishLocked(TableVersionRef next);
+  // Restores an earlier version (a transaction's private table at ROLLBACK TO).
+  void Restore(TableVersionRef v);
+
+  // A table of the same name, schema and constraints sharing the current
+  // rows: a transaction's private copy, written while the original is not.
+  std::shared_ptr<MemoryTable> Clone() const;
+
+  // Appends rows (NOT NULL checked; PRIMARY KEY, UNIQUE and CHECK are not:
+  // writes that need them go through the engine's INSERT).
+  // REQUIRES: batch columns have this table's types.
   Status Append(std::vector<RecordBatchRef> batches);
   // Replaces all rows (UPDATE / DELETE rewrite the table). On error (out
   // of memory) the table is unchanged.
   Status Replace(std::vector<RecordBatchRef> batches);
   std::vector<RecordBatchRef> batches() const;
 
+  // Versions built from batches (coalesced into units as Append does).
+  static Result<TableVersionRef> AppendTo(const SchemaRef& schema, const TableVersionRef& base,
+                                          std::vector<RecordBatchRef> batches);
+  static Result<TableVersionRef> MakeVersion(const SchemaRef& schema,
+                                             std::vector<RecordBatchRef> batches);
+  // The NOT NULL check of rows about to be written ("null value in column
+  // "c" of relation "t" violates not-null constraint", 23502).
+  Status CheckNotNull(const RecordBatch& batch) const;
+
  private:
   std::string name_;
   SchemaRef schema_;
+  std::shared_ptr<const TableConstraints> constraints_;
+  mutable std::mutex write_mu_;         // held by a writer from reading to publishing
+  std::shared_ptr<void> writer_state_;  // GUARDED_BY(write_mu_)
   mutable std::mutex mu_;
-  std::vector<RecordBatchRef> batches_;  // GUARDED_BY(mu_)
+  TableVersionRef version_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace quiver

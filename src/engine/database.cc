@@ -13,6 +13,8 @@
 #include "common/memory_release.h"
 #include "engine/copy_options.h"
 #include "engine/foreign_ddl.h"
+#include "engine/session.h"
+#include "engine/table_definition.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
 #include "execution/operators/physical_result_stream.h"
@@ -78,6 +80,45 @@ const StatementOptions& CurrentOptions() {
 
 const FileAccessPolicy* CurrentFilePolicy() { return CurrentOptions().file_policy.get(); }
 
+// The catalog the statement running on this thread sees: its transaction's
+// private one (engine/transaction.h), or null for the database's own.
+thread_local Catalog* tls_catalog = nullptr;
+
+class CatalogScope {
+ public:
+  explicit CatalogScope(Catalog* c) : saved_(tls_catalog) { tls_catalog = c; }
+  ~CatalogScope() { tls_catalog = saved_; }
+
+ private:
+  Catalog* saved_;
+};
+
+// The tables a statement writes, which a transaction makes private first.
+std::vector<std::string> WrittenTables(const sql::Statement& s) {
+  switch (s.kind) {
+    case sql::StatementKind::kInsert:
+      return {static_cast<const sql::InsertStatement&>(s).table};
+    case sql::StatementKind::kUpdate:
+      return {static_cast<const sql::UpdateStatement&>(s).table};
+    case sql::StatementKind::kDelete:
+      return {static_cast<const sql::DeleteStatement&>(s).table};
+    case sql::StatementKind::kCopy: {
+      const auto& c = static_cast<const sql::CopyStatement&>(s);
+      if (c.is_from) return {c.table};
+      return {};
+    }
+    case sql::StatementKind::kTruncate:
+      return static_cast<const sql::TruncateStatement&>(s).tables;
+    case sql::StatementKind::kExplain: {
+      const auto& e = static_cast<const sql::ExplainStatement&>(s);
+      if (e.analyze && e.statement) return WrittenTables(*e.statement);
+      return {};
+    }
+    default:
+      return {};
+  }
+}
+
 Status CheckFile(const std::string& path) {
   const FileAccessPolicy* policy = CurrentFilePolicy();
   return policy ? policy->Check(path) : Status::OK();
@@ -126,6 +167,8 @@ std::string WriteKind(const sql::Statement& s) {
       const auto& e = static_cast<const sql::ExplainStatement&>(s);
       return e.analyze && e.statement ? WriteKind(*e.statement) : "";
     }
+    case sql::StatementKind::kTruncate:
+      return "TRUNCATE TABLE";
     case sql::StatementKind::kSelect:
     case sql::StatementKind::kSet:
     case sql::StatementKind::kTransaction:
@@ -157,6 +200,8 @@ struct QueryStream::State {
   std::shared_ptr<exec::ExecutionContext> ctx;
   std::shared_ptr<exec::ResultChannel> channel;
   std::thread thread;
+  // The transaction the query runs in: an error aborts it.
+  std::shared_ptr<Transaction> transaction;
 };
 
 QueryStream::QueryStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -178,7 +223,11 @@ int64_t QueryStream::memory_peak() const {
 
 Status QueryStream::Next(RecordBatchRef* out) {
   *out = nullptr;
-  if (state_->channel) return state_->channel->Pop(out);
+  if (state_->channel) {
+    Status st = state_->channel->Pop(out);
+    if (!st.ok() && state_->transaction) state_->transaction->set_aborted(true);
+    return st;
+  }
   if (state_->cancelled.load()) {
     return Status::Cancelled("canceling statement due to user request");
   }
@@ -189,7 +238,11 @@ Status QueryStream::Next(RecordBatchRef* out) {
 Status QueryStream::NextBefore(std::chrono::steady_clock::time_point until, RecordBatchRef* out,
                                bool* timed_out) {
   *timed_out = false;
-  if (state_->channel) return state_->channel->PopBefore(until, out, timed_out);
+  if (state_->channel) {
+    Status st = state_->channel->PopBefore(until, out, timed_out);
+    if (!st.ok() && state_->transaction) state_->transaction->set_aborted(true);
+    return st;
+  }
   return Next(out);
 }
 
@@ -201,6 +254,10 @@ void QueryStream::Cancel() {
 
 struct Database::Impl {
   Database* db;
+  // The session of Execute, ExecuteScript and streams without one.
+  std::shared_ptr<Session> default_session = std::make_shared<Session>();
+
+  Catalog* Cat() { return tls_catalog != nullptr ? tls_catalog : &db->catalog_; }
 
   int64_t memory_limit() const { return db->memory_limit_; }
 
@@ -217,7 +274,8 @@ struct Database::Impl {
   // Plans a bound query and starts it on a thread of its own, its result
   // streamed (see QueryStream).
   Result<std::unique_ptr<QueryStream>> StartQuery(BoundQuery q, plan::BindState* state,
-                                                  const StatementOptions& options) {
+                                                  const StatementOptions& options,
+                                                  std::shared_ptr<Transaction> txn = nullptr) {
     QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, Optimize(std::move(q.plan), state));
     exec::PhysicalPlanOptions popts;
     popts.runtime_filters = db->options_.runtime_filters;
@@ -227,6 +285,7 @@ struct Database::Impl {
     auto st = std::make_unique<QueryStream::State>();
     st->has_rows = true;
     st->schema = schema(std::move(fields));
+    st->transaction = std::move(txn);
     // A few batches in flight (about 8 MiB, 2 to 8 batches): enough to keep
     // the consumer and the query both busy, little enough that the result
     // never piles up.
@@ -295,7 +354,7 @@ struct Database::Impl {
   Result<QueryResult> ExecuteSelect(const sql::SelectStatement& s,
                                     const std::vector<Value>& params) {
     plan::BindState state;
-    state.catalog = &db->catalog_;
+    state.catalog = Cat();
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.select, &state));
@@ -348,7 +407,7 @@ struct Database::Impl {
   Result<QueryResult> ExecuteExplain(const sql::ExplainStatement& s,
                                      const std::vector<Value>& params) {
     plan::BindState state;
-    state.catalog = &db->catalog_;
+    state.catalog = Cat();
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindExplained(*s.statement, &state));
@@ -369,7 +428,7 @@ struct Database::Impl {
 
   plan::BindState NewBindState(const std::vector<Value>& params) {
     plan::BindState state;
-    state.catalog = &db->catalog_;
+    state.catalog = Cat();
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     return state;
@@ -416,7 +475,7 @@ struct Database::Impl {
 
   Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s,
                                          const std::vector<Value>& params) {
-    if (db->catalog_.Lookup(s.name) != nullptr) {
+    if (Cat()->Lookup(s.name) != nullptr) {
       if (s.if_not_exists) return Command("CREATE TABLE");
       return Status::Invalid("relation \"{}\" already exists", s.name)
           .WithSqlState(sqlstate::kDuplicateTable)
@@ -429,44 +488,31 @@ struct Database::Impl {
       std::shared_ptr<MemoryTable> table;
       QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindCreateTableAs(s, &table));
       QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
-      QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
+      QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
       return Command(fmt::format("SELECT {}", n), n);
     }
     if (!db->options_.informational_constraints && !s.unenforced_constraints.empty()) {
       const sql::UnenforcedConstraint& c = s.unenforced_constraints.front();
       return Status::Unsupported(
                  "{} constraints are not enforced yet; declare the table without them "
-                 "(NOT NULL is enforced)",
+                 "(NOT NULL, PRIMARY KEY, UNIQUE and CHECK are enforced)",
                  c.kind)
           .WithPosition(c.location);
     }
-    std::vector<FieldRef> fields;
-    for (const auto& c : s.columns) {
-      for (const auto& f : fields) {
-        if (f->name == c.name) {
-          return Status::Invalid("column \"{}\" specified more than once", c.name)
-              .WithSqlState(sqlstate::kDuplicateColumn)
-              .WithPosition(c.location);
-        }
-      }
-      auto t = TypeFromSqlName(c.type.name, c.type.modifiers);
-      if (!t.ok())
-        return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
-      if (c.type.is_array) return Status::Unsupported("array columns").WithPosition(c.location);
-      TypeRef type = *t;
-      if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty())
-        type = decimal128(kMaxDecimalPrecision, 6);
-      fields.push_back(field(c.name, type, !c.not_null));
+    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<MemoryTable> table, MakeTableFromDefinition(s));
+    {
+      plan::BindState state = NewBindState(params);
+      plan::Binder binder(&state);
+      QUIVER_RETURN_NOT_OK(binder.CheckTableExpressions(*table));
     }
-    auto table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
-    QUIVER_RETURN_NOT_OK(db->catalog_.CreateTable(s.name, table, false));
+    QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
     return Command("CREATE TABLE");
   }
 
   Result<QueryResult> ExecuteCreateView(const sql::CreateViewStatement& s) {
     // Bind once to report errors now rather than at first use.
     plan::BindState state;
-    state.catalog = &db->catalog_;
+    state.catalog = Cat();
     state.file_policy = CurrentFilePolicy();
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*s.query, &state));
     if (s.columns.size() > q.names.size()) {
@@ -479,30 +525,30 @@ struct Database::Impl {
     view->query = s.query;
     view->text = s.text;
     QUIVER_RETURN_NOT_OK(
-        db->catalog_.CreateView(std::move(view), s.or_replace).WithPosition(s.name_location));
+        Cat()->CreateView(std::move(view), s.or_replace).WithPosition(s.name_location));
     return Command("CREATE VIEW");
   }
 
   Result<QueryResult> ExecuteDrop(const sql::DropStatement& s) {
     if (s.object == sql::DropStatement::kIndex) {
       for (const auto& name : s.names)
-        QUIVER_RETURN_NOT_OK(db->catalog_.DropIndex(name, s.if_exists));
+        QUIVER_RETURN_NOT_OK(Cat()->DropIndex(name, s.if_exists));
       return Command("DROP INDEX");
     }
     if (s.object == sql::DropStatement::kOther)
       return Status::Unsupported("DROP of this kind of object");
     if (s.object == sql::DropStatement::kForeignTable) {
       for (const auto& name : s.names) {
-        QUIVER_RETURN_NOT_OK(DropForeignTable(name, s.if_exists, &db->catalog_));
+        QUIVER_RETURN_NOT_OK(DropForeignTable(name, s.if_exists, Cat()));
       }
       return Command("DROP FOREIGN TABLE");
     }
     if (s.object == sql::DropStatement::kTable) {
-      for (const auto& name : s.names) QUIVER_RETURN_NOT_OK(CheckNotForeign(name, &db->catalog_));
+      for (const auto& name : s.names) QUIVER_RETURN_NOT_OK(CheckNotForeign(name, Cat()));
     }
     const bool view = s.object == sql::DropStatement::kView;
     for (const auto& name : s.names) {
-      QUIVER_RETURN_NOT_OK(db->catalog_.Drop(name, view, s.if_exists));
+      QUIVER_RETURN_NOT_OK(Cat()->Drop(name, view, s.if_exists));
     }
     return Command(view ? "DROP VIEW" : "DROP TABLE");
   }
@@ -513,7 +559,7 @@ struct Database::Impl {
     if (s.file.empty()) return Status::Unsupported("COPY to or from STDIN/STDOUT");
     if (s.is_from) {
       // COPY table FROM 'file'
-      auto entry = db->catalog_.Lookup(s.table);
+      auto entry = Cat()->Lookup(s.table);
       if (entry == nullptr)
         return Status::KeyError("relation \"{}\" does not exist", s.table)
             .WithSqlState(sqlstate::kUndefinedTable);
@@ -564,7 +610,7 @@ struct Database::Impl {
       }
     }
     plan::BindState state;
-    state.catalog = &db->catalog_;
+    state.catalog = Cat();
     state.file_policy = CurrentFilePolicy();
     state.parameters = params;
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, BindSelect(*node, &state));
@@ -593,6 +639,136 @@ struct Database::Impl {
     return Command(fmt::format("COPY {}", n), n);
   }
 
+  Result<QueryResult> ExecuteTruncate(const sql::TruncateStatement& s) {
+    // Every table is checked before any is emptied.
+    std::vector<std::shared_ptr<MemoryTable>> tables;
+    for (size_t i = 0; i < s.tables.size(); ++i) {
+      plan::BindState state = NewBindState({});
+      auto entry = Cat()->Lookup(s.tables[i]);
+      if (entry == nullptr) {
+        return Status::KeyError("relation \"{}\" does not exist", s.tables[i])
+            .WithSqlState(sqlstate::kUndefinedTable)
+            .WithPosition(s.locations[i]);
+      }
+      auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+      if (table == nullptr) {
+        return Status::Invalid("\"{}\" is not a table", s.tables[i])
+            .WithSqlState(sqlstate::kWrongObjectType)
+            .WithPosition(s.locations[i]);
+      }
+      tables.push_back(std::move(table));
+    }
+    for (const auto& t : tables) {
+      QUIVER_RETURN_NOT_OK(t->Commit([](const TableVersionRef&, std::shared_ptr<void>*) {
+        return Result<TableVersionRef>(std::make_shared<const TableVersion>());
+      }));
+    }
+    return Command("TRUNCATE TABLE");
+  }
+
+  // BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO, with
+  // PostgreSQL's answers (a WARNING where PostgreSQL only warns is silent).
+  Result<QueryResult> ExecuteTransaction(const sql::TransactionStatement& t, Session* session,
+                                         const StatementOptions& options) {
+    std::shared_ptr<Transaction> txn = session->transaction();
+    if (!options.transaction_blocks) {
+      return Status::Unsupported(
+                 "transaction blocks (BEGIN, COMMIT, ROLLBACK, SAVEPOINT) over this "
+                 "connection: each statement commits on its own")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+    if (t.what == "begin") {
+      // Inside a block PostgreSQL warns "there is already a transaction in
+      // progress" and goes on; an aborted block refuses it.
+      if (txn != nullptr && txn->aborted()) return AbortedError();
+      if (txn == nullptr) session->set_transaction(std::make_shared<Transaction>(&db->catalog_));
+      return Command("BEGIN");
+    }
+    if (t.what == "commit") {
+      if (txn == nullptr) return Command("COMMIT");  // PostgreSQL: a WARNING
+      session->set_transaction(nullptr);
+      if (txn->aborted()) return Command("ROLLBACK");
+      QUIVER_RETURN_NOT_OK(txn->Commit());
+      return Command("COMMIT");
+    }
+    if (t.what == "rollback") {
+      session->set_transaction(nullptr);
+      return Command("ROLLBACK");
+    }
+    // Savepoints.
+    if (txn == nullptr) {
+      const char* what = t.what == "savepoint" ? "SAVEPOINT"
+                         : t.what == "release" ? "RELEASE SAVEPOINT"
+                                               : "ROLLBACK TO SAVEPOINT";
+      return Status::Invalid("{} can only be used in transaction blocks", what)
+          .WithSqlState(sqlstate::kNoActiveSqlTransaction);
+    }
+    if (t.what == "rollback_to") {
+      QUIVER_RETURN_NOT_OK(txn->RollbackTo(t.savepoint));
+      return Command("ROLLBACK");
+    }
+    if (txn->aborted()) return AbortedError();
+    if (t.what == "savepoint") {
+      QUIVER_RETURN_NOT_OK(txn->Savepoint(t.savepoint));
+    } else {
+      QUIVER_RETURN_NOT_OK(txn->Release(t.savepoint));
+    }
+    return Command(t.what == "savepoint" ? "SAVEPOINT" : "RELEASE");
+  }
+
+  static Status AbortedError() {
+    return Status::Invalid(
+               "current transaction is aborted, commands ignored until end of transaction block")
+        .WithSqlState("25P02");  // in_failed_sql_transaction
+  }
+
+  // The transaction `stmt` runs in (null: autocommit), after the checks a
+  // transaction block makes: an aborted block refuses it, and the tables it
+  // writes are made private.
+  Result<std::shared_ptr<Transaction>> EnterTransaction(const sql::Statement& stmt,
+                                                        Session* session) {
+    std::shared_ptr<Transaction> txn = session->transaction();
+    if (txn == nullptr) return txn;
+    if (txn->aborted()) return AbortedError();
+    for (const std::string& name : WrittenTables(stmt)) {
+      Status st = txn->PrepareWrite(name);
+      if (!st.ok()) {
+        txn->set_aborted(true);
+        return st;
+      }
+    }
+    return txn;
+  }
+
+  // A statement that failed before it ran (syntax) still aborts the
+  // session's transaction block, as in PostgreSQL.
+  static void AbortOnError(Session* session) {
+    if (auto txn = session->transaction()) txn->set_aborted(true);
+  }
+
+  Session* SessionOf(const StatementOptions& options) {
+    return options.session != nullptr ? options.session.get() : default_session.get();
+  }
+
+  // One statement in its session: transaction statements, or any other in
+  // the session's transaction block (whose failure aborts the block).
+  Result<QueryResult> RunStatement(sql::Statement& stmt, const std::vector<Value>& params,
+                                   const StatementOptions& options) {
+    Session* session = SessionOf(options);
+    if (stmt.kind == sql::StatementKind::kTransaction) {
+      auto r = ExecuteTransaction(static_cast<sql::TransactionStatement&>(stmt), session, options);
+      // A failed ROLLBACK TO / RELEASE / SAVEPOINT aborts the block too.
+      if (!r.ok()) AbortOnError(session);
+      return r;
+    }
+    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<Transaction> txn, EnterTransaction(stmt, session));
+    if (txn == nullptr) return ExecuteStatement(stmt, params);
+    CatalogScope scope(txn->catalog());
+    auto r = ExecuteStatement(stmt, params);
+    if (!r.ok()) txn->set_aborted(true);
+    return r;
+  }
+
   Result<QueryResult> ExecuteStatement(sql::Statement& stmt, const std::vector<Value>& params) {
     switch (stmt.kind) {
       case sql::StatementKind::kSelect:
@@ -611,17 +787,13 @@ struct Database::Impl {
         return ExecuteCopy(static_cast<sql::CopyStatement&>(stmt), params);
       case sql::StatementKind::kSet:
         return Command("SET");
-      case sql::StatementKind::kTransaction: {
-        const auto& t = static_cast<sql::TransactionStatement&>(stmt);
-        if (t.what == "rollback") {
-          return Status::Unsupported(
-              "ROLLBACK (every statement commits on its own; there is nothing to roll back)");
-        }
-        return Command(t.what == "begin" ? "BEGIN" : "COMMIT");
-      }
+      case sql::StatementKind::kTransaction:
+        return Status::UnknownError("internal error: transaction statements run in RunStatement");
+      case sql::StatementKind::kTruncate:
+        return ExecuteTruncate(static_cast<sql::TruncateStatement&>(stmt));
       case sql::StatementKind::kCreateIndex: {
         const auto& c = static_cast<sql::CreateIndexStatement&>(stmt);
-        QUIVER_RETURN_NOT_OK(db->catalog_.CreateIndex(c.name, c.table, c.if_not_exists)
+        QUIVER_RETURN_NOT_OK(Cat()->CreateIndex(c.name, c.table, c.if_not_exists)
                                  .WithPosition(c.table_location));
         return Command("CREATE INDEX");
       }
@@ -632,19 +804,19 @@ struct Database::Impl {
       case sql::StatementKind::kCreateForeignTable: {
         QUIVER_ASSIGN_OR_RAISE(std::string tag,
                                ExecuteCreateForeignTable(static_cast<sql::CreateForeignTableStatement&>(stmt),
-                                                         &db->catalog_, CheckFile));
+                                                         Cat(), CheckFile));
         return Command(std::move(tag));
       }
       case sql::StatementKind::kImportForeignSchema: {
         QUIVER_ASSIGN_OR_RAISE(std::string tag,
                                ExecuteImportForeignSchema(static_cast<sql::ImportForeignSchemaStatement&>(stmt),
-                                                          &db->catalog_, CheckFile));
+                                                          Cat(), CheckFile));
         return Command(std::move(tag));
       }
       case sql::StatementKind::kAlterForeignTable: {
         QUIVER_ASSIGN_OR_RAISE(std::string tag,
                                ExecuteAlterForeignTable(static_cast<sql::AlterForeignTableStatement&>(stmt),
-                                                        &db->catalog_, CheckFile));
+                                                        Cat(), CheckFile));
         return Command(std::move(tag));
       }
       case sql::StatementKind::kNoOp: {
@@ -666,10 +838,14 @@ Database::~Database() = default;
 Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql,
                                                          const std::vector<Value>& params) {
   auto parsed = sql::Parse(sql);
-  if (!parsed.ok()) return parsed.status();
+  if (!parsed.ok()) {
+    impl_->AbortOnError(impl_->default_session.get());
+    return parsed.status();
+  }
   std::vector<QueryResult> results;
+  static const StatementOptions kDefaults;
   for (auto& stmt : *parsed) {
-    auto r = impl_->ExecuteStatement(*stmt, params);
+    auto r = impl_->RunStatement(*stmt, params, kDefaults);
     // Node locations, and so error positions, are offsets into `sql`.
     if (!r.ok()) return r.status();
     results.push_back(std::move(r).ValueOrDie());
@@ -680,24 +856,35 @@ Result<std::vector<QueryResult>> Database::ExecuteScript(const std::string& sql,
 Result<std::unique_ptr<QueryStream>> Database::ExecuteStream(const std::string& sql,
                                                              const std::vector<Value>& params,
                                                              const StatementOptions& options) {
-  QUIVER_ASSIGN_OR_RAISE(auto parsed, sql::Parse(sql));
-  if (parsed.size() != 1)
-    return Status::Invalid("expected one statement, got {}", parsed.size())
-        .WithSqlState(sqlstate::kSyntaxError);
-  sql::Statement& stmt = *parsed[0];
+  auto parsed = sql::Parse(sql);
+  if (parsed.ok() && parsed->size() != 1) {
+    parsed = Status::Invalid("expected one statement, got {}", parsed->size())
+                 .WithSqlState(sqlstate::kSyntaxError);
+  }
+  if (!parsed.ok()) {
+    impl_->AbortOnError(impl_->SessionOf(options));
+    return parsed.status();
+  }
+  sql::Statement& stmt = *(*parsed)[0];
   QUIVER_RETURN_NOT_OK(CheckReadOnly(stmt, options));
   StatementOptionsScope scope(&options);
   if (stmt.kind == sql::StatementKind::kSelect) {
+    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<Transaction> txn,
+                           impl_->EnterTransaction(stmt, impl_->SessionOf(options)));
+    CatalogScope catalog_scope(txn != nullptr ? txn->catalog() : &catalog_);
     plan::BindState state;
-    state.catalog = &catalog_;
+    state.catalog = impl_->Cat();
     state.parameters = params;
     state.file_policy = options.file_policy.get();
-    QUIVER_ASSIGN_OR_RAISE(
-        BoundQuery q, impl_->BindSelect(*static_cast<sql::SelectStatement&>(stmt).select, &state));
-    return impl_->StartQuery(std::move(q), &state, options);
+    auto q = impl_->BindSelect(*static_cast<sql::SelectStatement&>(stmt).select, &state);
+    Result<std::unique_ptr<QueryStream>> stream =
+        q.ok() ? impl_->StartQuery(std::move(q).ValueOrDie(), &state, options, txn)
+               : Result<std::unique_ptr<QueryStream>>(q.status());
+    if (txn != nullptr && !stream.ok()) txn->set_aborted(true);
+    return stream;
   }
   // Commands (and EXPLAIN) run now; their stream hands out what they return.
-  QUIVER_ASSIGN_OR_RAISE(QueryResult r, impl_->ExecuteStatement(stmt, params));
+  QUIVER_ASSIGN_OR_RAISE(QueryResult r, impl_->RunStatement(stmt, params, options));
   auto st = std::make_unique<QueryStream::State>();
   st->has_rows = r.has_rows;
   st->schema = r.has_rows && r.schema ? r.schema : std::make_shared<Schema>();
@@ -724,8 +911,10 @@ Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& 
   if (stmt.kind == sql::StatementKind::kSelect) {
     // Bound once for the result's columns (and the errors binding finds);
     // parameters are untyped NULLs until values come.
+    std::shared_ptr<Transaction> txn = impl_->SessionOf(options)->transaction();
+    CatalogScope catalog_scope(txn != nullptr ? txn->catalog() : &catalog_);
     plan::BindState state;
-    state.catalog = &catalog_;
+    state.catalog = impl_->Cat();
     state.parameters.assign(static_cast<size_t>(p->num_parameters_), Value::Null(null()));
     state.file_policy = options.file_policy.get();
     QUIVER_ASSIGN_OR_RAISE(
@@ -748,6 +937,8 @@ Result<std::unique_ptr<QueryStream>> PreparedStatement::Execute(
   // Parsed again: cheap, and concurrent executions share no AST.
   return db_->ExecuteStream(sql_, params, options);
 }
+
+std::shared_ptr<Session> Database::NewSession() { return std::make_shared<Session>(); }
 
 int MaxParameterIndex(std::string_view sql) {
   int max = 0;

@@ -34,6 +34,8 @@
 
 namespace quiver {
 
+class Session;  // engine/session.h: a connection's transaction block
+
 struct DatabaseOptions {
   // Per-query memory limit in bytes; < 0: 80% of physical memory.
   int64_t memory_limit = -1;
@@ -43,11 +45,12 @@ struct DatabaseOptions {
   // Optimizer rules to skip, by name (optimizer::RuleNames(); an unknown name
   // makes every query fail). For differential tests and debugging.
   std::vector<std::string> disabled_optimizer_rules;
-  // PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY and EXCLUDE are not enforced yet,
-  // so CREATE TABLE refuses them. True accepts them as informational, for
-  // callers whose data are known to satisfy them (the sqllogictest corpus,
-  // written for engines that enforce them): the rows a query sees are the
-  // same either way; only a violating write would go unnoticed.
+  // NOT NULL, PRIMARY KEY, UNIQUE and CHECK are enforced; FOREIGN KEY and
+  // EXCLUDE are not, so CREATE TABLE refuses them. True accepts those two as
+  // informational, for callers whose data are known to satisfy them (the
+  // sqllogictest corpus, written for engines that enforce them): the rows a
+  // query sees are the same either way; only a violating write would go
+  // unnoticed.
   bool informational_constraints = false;
 };
 
@@ -90,6 +93,13 @@ struct StatementOptions {
   // Unlike QueryStream::Cancel it also reaches commands (CREATE TABLE AS,
   // INSERT, COPY), which run inside ExecuteStream. Null: none.
   std::shared_ptr<const std::atomic<bool>> cancel;
+  // The connection whose transaction block (BEGIN ... COMMIT) the statement
+  // runs in (Database::NewSession); null: the database's own session, which
+  // Execute and ExecuteScript use.
+  std::shared_ptr<Session> session;
+  // False refuses BEGIN, SAVEPOINT and the rest (0A000): for callers whose
+  // statements do not belong to one connection's sequence.
+  bool transaction_blocks = true;
 };
 
 // The result of one statement, batch by batch. Queries run on a background
@@ -181,6 +191,11 @@ class Database {
   // opens the files a query reads, so `options.file_policy` applies here too.
   Result<std::shared_ptr<PreparedStatement>> Prepare(const std::string& sql,
                                                      const StatementOptions& options = {});
+
+  // A connection of its own: statements given it in StatementOptions::session
+  // share one transaction block, invisible to other sessions until COMMIT.
+  // Ending the session (its last reference) rolls back an open transaction.
+  std::shared_ptr<Session> NewSession();
 
  private:
   struct Impl;

@@ -28,6 +28,7 @@
 // scan, so the projection sees each row of the table exactly once.
 #include <map>
 
+#include "catalog/table_constraints.h"
 #include "columnar/extension_type.h"
 #include "functions/cast.h"
 #include "planner/expression_binder.h"
@@ -89,6 +90,101 @@ Result<std::shared_ptr<MemoryTable>> Binder::BindTargetTable(const std::string& 
       .WithSqlState(sqlstate::kWrongObjectType);
 }
 
+Result<ExprPtr> Binder::BindDefault(const MemoryTable& table, int c) {
+  const TypeRef& to = table.schema()->field(c)->type;
+  const TableConstraints* constraints = table.constraints().get();
+  const sql::ParsedExpr* d =
+      constraints != nullptr && static_cast<size_t>(c) < constraints->defaults.size()
+          ? constraints->defaults[static_cast<size_t>(c)].get()
+          : nullptr;
+  if (d == nullptr) return MakeConstant(Value::Null(to));
+  // Bound in a scope of its own: a DEFAULT sees no columns.
+  Binder scope(state_);
+  ExpressionBinder eb(&scope, ExpressionBinder::Clause::kOther);
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*d));
+  if (e->unknown_literal) {
+    return ExpressionBinder::CastTo(std::move(e), to, d->location, /*explicit_cast=*/true);
+  }
+  if (!IsAssignable(*e->return_type, *to)) {
+    return Status::TypeError(
+               "column \"{}\" is of type {} but default expression is of type {}",
+               table.schema()->field(c)->name, PgTypeName(*to), PgTypeName(*e->return_type))
+        .WithSqlState(sqlstate::kDatatypeMismatch)
+        .WithHint("You will need to rewrite or cast the expression.");
+  }
+  return ExpressionBinder::CastTo(std::move(e), to, d->location, /*explicit_cast=*/false);
+}
+
+Result<LogicalOpPtr> Binder::AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows) {
+  const TableConstraints* constraints = table.constraints().get();
+  if (constraints == nullptr || constraints->checks.empty()) return rows;
+  const SchemaRef schema = table.schema();
+  const auto bindings = rows->GetColumnBindings();
+  const auto types = rows->GetTypes();
+  ScopeTable st;
+  st.alias = table.name();
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    st.names.push_back(schema->field(c)->name);
+    st.types.push_back(schema->field(c)->type);
+    st.bindings.push_back(bindings[static_cast<size_t>(c)]);
+    st.hidden.push_back(false);
+  }
+  Binder scope(state_);
+  QUIVER_RETURN_NOT_OK(scope.AddScopeTable(std::move(st), -1));
+  const int index = state_->NewTableIndex();
+  std::vector<ExprPtr> exprs;
+  for (size_t b = 0; b < bindings.size(); ++b) exprs.push_back(MakeColumnRef(bindings[b], types[b]));
+  for (const CheckConstraint& check : constraints->checks) {
+    ExpressionBinder eb(&scope, ExpressionBinder::Clause::kOther);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*check.expr, "CHECK"));
+    // A CHECK passes unless FALSE: NULL passes.
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(cond));
+    args.push_back(MakeConstant(Value::Boolean(true)));
+    ExprPtr ok = MakeOperator(ExprType::kCoalesce, boolean(), std::move(args));
+    ok->alias = check.name;
+    exprs.push_back(std::move(ok));
+  }
+  return MakeProjection(index, std::move(exprs), std::move(rows));
+}
+
+namespace {
+
+// PostgreSQL refuses these in CHECK constraints when the table is created.
+Status CheckExpressionShape(const sql::ParsedExpr& e) {
+  if (e.kind == sql::ExprKind::kSubquery) {
+    return Status::Unsupported("cannot use subquery in check constraint")
+        .WithSqlState(sqlstate::kFeatureNotSupported)
+        .WithPosition(e.location);
+  }
+  for (const auto& c : e.children) {
+    if (c != nullptr) QUIVER_RETURN_NOT_OK(CheckExpressionShape(*c));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Binder::CheckTableExpressions(const MemoryTable& table) {
+  for (int c = 0; c < table.schema()->num_fields(); ++c) {
+    QUIVER_RETURN_NOT_OK(BindDefault(table, c).status());
+  }
+  const TableConstraints* constraints = table.constraints().get();
+  if (constraints == nullptr || constraints->checks.empty()) return Status::OK();
+  for (const CheckConstraint& check : constraints->checks) {
+    QUIVER_RETURN_NOT_OK(CheckExpressionShape(*check.expr));
+  }
+  // Bound over an empty row of the table's types.
+  std::vector<ExprPtr> nulls;
+  for (const auto& f : table.schema()->fields) {
+    nulls.push_back(MakeConstant(Value::Null(f->type)));
+    nulls.back()->alias = f->name;
+  }
+  LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(nulls),
+                                     std::make_unique<LogicalDummyScan>());
+  return AddCheckColumns(table, std::move(rows)).status();
+}
+
 BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
                                       LogicalOpPtr rows) {
   auto op = std::make_unique<LogicalModifyTable>(type, std::move(table));
@@ -111,7 +207,7 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
     const int src = mapping[static_cast<size_t>(c)];
     ExprPtr e;
     if (src < 0) {
-      e = MakeConstant(Value::Null(to));
+      QUIVER_ASSIGN_OR_RAISE(e, BindDefault(*table, c));
     } else {
       const auto s = static_cast<size_t>(src);
       e = MakeColumnRef(bindings[s], source.types[s], source.names[s]);
@@ -132,6 +228,7 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
   }
   LogicalOpPtr rows =
       MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(source.plan));
+  QUIVER_ASSIGN_OR_RAISE(rows, AddCheckColumns(*table, std::move(rows)));
   return FinishModification(LogicalOpType::kInsert, std::move(table), std::move(rows));
 }
 
@@ -340,6 +437,7 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
   }
   exprs.push_back(std::move(m.matched));
   LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(m.plan));
+  QUIVER_ASSIGN_OR_RAISE(rows, AddCheckColumns(*m.table, std::move(rows)));
   return FinishModification(LogicalOpType::kUpdate, std::move(m.table), std::move(rows));
 }
 

@@ -105,6 +105,9 @@ class Binder {
   Result<BoundQuery> BindCopyFrom(std::shared_ptr<MemoryTable> table,
                                   std::shared_ptr<TableSource> files, const std::string& file);
 
+  // CREATE TABLE: binds the table's DEFAULT and CHECK expressions once, so
+  // that their errors are reported when the table is created.
+  Status CheckTableExpressions(const MemoryTable& table);
   // INSERT ... VALUES: the target columns' types, so literals take them
   // (PostgreSQL resolves VALUES of an INSERT against the table).
   void SetValuesTargetTypes(std::vector<TypeRef> types) { values_target_types_ = std::move(types); }
@@ -156,6 +159,11 @@ class Binder {
   struct ModifiedTable;
   Result<ModifiedTable> BindModifiedTable(const std::string& name, int location,
                                           const sql::ParsedExpr* where);
+  // Column `c`'s DEFAULT (cast to its type), or NULL without one.
+  Result<ExprPtr> BindDefault(const MemoryTable& table, int c);
+  // A projection over `rows` (the table's columns, then `extra` more) that
+  // adds one boolean per CHECK of `table`: the expression IS NOT FALSE.
+  Result<LogicalOpPtr> AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows);
   // The logical insert / update / delete of `rows` (see logical_plan.h) into `table`.
   BoundQuery FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
                                 LogicalOpPtr rows);

@@ -26,6 +26,11 @@ Result<StatementOptions> ToStatementOptions(const ExecOptions& options) {
   o.memory_limit = options.memory_limit;
   o.read_only = options.read_only;
   o.result_batch_bytes = options.result_batch_bytes;
+  // Calls of one client may arrive on any connection and several clients
+  // share the database's session, so a BEGIN here would open a block that
+  // other clients' statements join: refused (0A000). Each statement commits
+  // on its own, as the Begin/EndTransaction actions say.
+  o.transaction_blocks = false;
   if (options.confine_files || !options.data_dirs.empty()) {
     QUIVER_ASSIGN_OR_RAISE(FileAccessPolicy policy, FileAccessPolicy::Make(options.data_dirs));
     o.file_policy = std::make_shared<FileAccessPolicy>(std::move(policy));
@@ -145,6 +150,14 @@ class EngineBackend final : public SqlBackend {
                      "cannot append to \"{}\": it is {}", request.table,
                      entry->view ? "a view" : "read-only (" + entry->table->Describe() + ")")
               .WithSqlState(sqlstate::kWrongObjectType);
+        }
+        if (existing->constraints() != nullptr) {
+          // Appended batches bypass the INSERT path that checks PRIMARY KEY,
+          // UNIQUE and CHECK (catalog/table_constraints.h).
+          return Status::Unsupported(
+                     "ingest into \"{}\": it declares constraints or defaults; use INSERT",
+                     request.table)
+              .WithSqlState(sqlstate::kFeatureNotSupported);
         }
         target = existing->schema();
       }

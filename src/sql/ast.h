@@ -238,7 +238,8 @@ enum class StatementKind : int8_t {
   kExplain,
   kCopy,
   kSet,          // SET x = y: accepted and ignored where harmless
-  kTransaction,  // BEGIN / COMMIT / ROLLBACK: no-ops (every statement is atomic)
+  kTransaction,  // BEGIN / COMMIT / ROLLBACK / SAVEPOINT / RELEASE / ROLLBACK TO
+  kTruncate,     // TRUNCATE t, ...
   kUpdate,
   kDelete,
   kCreateIndex,  // accepted and recorded; Quiver scans columns and keeps no indexes
@@ -270,12 +271,23 @@ struct InsertStatement : Statement {
   std::shared_ptr<SelectNode> source;  // VALUES or SELECT; null = DEFAULT VALUES
 };
 
-// A constraint Quiver parses but does not enforce (PRIMARY KEY, UNIQUE,
-// CHECK, FOREIGN KEY, EXCLUDE). The engine refuses a table that declares one
-// unless told that constraints are informational (DatabaseOptions): accepting
-// one and letting violating rows in would be silently wrong.
+// A constraint Quiver parses but does not enforce (FOREIGN KEY, EXCLUDE).
+// The engine refuses a table that declares one unless told that constraints
+// are informational (DatabaseOptions): accepting one and letting violating
+// rows in would be silently wrong.
 struct UnenforcedConstraint {
-  std::string kind;  // "PRIMARY KEY", "UNIQUE", "CHECK", "FOREIGN KEY", "EXCLUDE"
+  std::string kind;  // "FOREIGN KEY", "EXCLUDE"
+  int location = -1;
+};
+
+// PRIMARY KEY, UNIQUE and CHECK, enforced (catalog/table_constraints.h). A
+// column constraint is recorded as a table constraint over its column.
+struct ConstraintDefinition {
+  enum Kind : int8_t { kPrimaryKey, kUnique, kCheck } kind = kCheck;
+  std::string name;                  // CONSTRAINT name; "" = PostgreSQL's default name
+  std::vector<std::string> columns;  // PRIMARY KEY / UNIQUE key columns
+  std::shared_ptr<const ParsedExpr> check;
+  std::string check_text;            // the CHECK expression as written
   int location = -1;
 };
 
@@ -283,6 +295,7 @@ struct ColumnDefinition {
   std::string name;
   TypeName type;
   bool not_null = false;  // NOT NULL or PRIMARY KEY: enforced
+  std::shared_ptr<const ParsedExpr> default_value;  // DEFAULT expr; null: none
   int location = -1;
 };
 
@@ -292,6 +305,7 @@ struct CreateTableStatement : Statement {
   int name_location = -1;
   std::vector<ColumnDefinition> columns;
   // Column and table constraints, in the order written.
+  std::vector<ConstraintDefinition> constraints;
   std::vector<UnenforcedConstraint> unenforced_constraints;
   bool if_not_exists = false;
   bool or_replace = false;
@@ -348,7 +362,15 @@ struct SetStatement : Statement {
 
 struct TransactionStatement : Statement {
   TransactionStatement() : Statement(StatementKind::kTransaction) {}
-  std::string what;  // "begin", "commit", "rollback"
+  // "begin", "commit", "rollback", "savepoint", "release", "rollback_to"
+  std::string what;
+  std::string savepoint;  // SAVEPOINT / RELEASE / ROLLBACK TO: the name
+};
+
+struct TruncateStatement : Statement {
+  TruncateStatement() : Statement(StatementKind::kTruncate) {}
+  std::vector<std::string> tables;
+  std::vector<int> locations;
 };
 
 struct UpdateStatement : Statement {

@@ -42,6 +42,8 @@ class Transformer {
 
   Result<std::unique_ptr<Statement>> TransformInsert(const pg_query::InsertStmt& s);
   Result<std::unique_ptr<Statement>> TransformCreate(const pg_query::CreateStmt& s);
+  Status AddConstraint(const pg_query::Constraint& con, ColumnDefinition* column,
+                       CreateTableStatement* out);
   Result<std::unique_ptr<Statement>> TransformCreateAs(const pg_query::CreateTableAsStmt& s);
   Result<std::unique_ptr<Statement>> TransformView(const pg_query::ViewStmt& s, int location,
                                                    int length);

@@ -107,9 +107,20 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
         case pg_query::TRANS_STMT_ROLLBACK:
           s->what = "rollback";
           break;
+        case pg_query::TRANS_STMT_SAVEPOINT:
+          s->what = "savepoint";
+          break;
+        case pg_query::TRANS_STMT_RELEASE:
+          s->what = "release";
+          break;
+        case pg_query::TRANS_STMT_ROLLBACK_TO:
+          s->what = "rollback_to";
+          break;
         default:
-          return UnsupportedAt(location, "savepoints and two-phase commit");
+          return UnsupportedAt(location, "two-phase commit");
       }
+      if (node.transaction_stmt().chain()) return UnsupportedAt(location, "AND CHAIN");
+      s->savepoint = node.transaction_stmt().savepoint_name();
       out = std::move(s);
       break;
     }
@@ -120,6 +131,17 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
       s->table = i.relation().relname();
       s->table_location = i.relation().location();
       s->if_not_exists = i.if_not_exists();
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kTruncateStmt: {
+      auto s = std::make_unique<TruncateStatement>();
+      for (const auto& r : node.truncate_stmt().relations()) {
+        s->tables.push_back(QualifiedName(r.range_var()));
+        s->locations.push_back(r.range_var().location());
+      }
+      if (node.truncate_stmt().behavior() == pg_query::DROP_CASCADE)
+        return UnsupportedAt(location, "TRUNCATE ... CASCADE");
       out = std::move(s);
       break;
     }
@@ -157,29 +179,44 @@ Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::
   return std::unique_ptr<Statement>(std::move(out));
 }
 
-namespace {
-
-// Sorts a column or table constraint: NOT NULL and NULL are enforced by the
-// table itself; PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY and EXCLUDE only
-// reject rows, so they are recorded for the engine to refuse (or, where the
-// caller declared them informational, to accept); anything that would change
-// the stored values (DEFAULT, GENERATED, IDENTITY) is refused here, since
-// ignoring it would store different rows than PostgreSQL does.
-Status AddConstraint(const pg_query::Constraint& con, CreateTableStatement* out) {
+// Sorts a column or table constraint (`column`: the column of a column
+// constraint, else null): NOT NULL and NULL are the column's nullability;
+// PRIMARY KEY, UNIQUE and CHECK are recorded for the engine to enforce,
+// DEFAULT on the column; FOREIGN KEY and EXCLUDE only reject rows, so they
+// are recorded for the engine to refuse (or, where the caller declared them
+// informational, to accept); GENERATED and IDENTITY would change the stored
+// values, so they are refused here.
+Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinition* column,
+                                  CreateTableStatement* out) {
   const int at = con.location();
+  ConstraintDefinition def;
+  def.name = con.conname();
+  def.location = at;
   switch (con.contype()) {
     case pg_query::CONSTR_NULL:
     case pg_query::CONSTR_NOTNULL:
       return Status::OK();
     case pg_query::CONSTR_PRIMARY:
-      out->unenforced_constraints.push_back({"PRIMARY KEY", at});
-      return Status::OK();
     case pg_query::CONSTR_UNIQUE:
-      out->unenforced_constraints.push_back({"UNIQUE", at});
+      def.kind = con.contype() == pg_query::CONSTR_PRIMARY ? ConstraintDefinition::kPrimaryKey
+                                                           : ConstraintDefinition::kUnique;
+      if (con.nulls_not_distinct()) return UnsupportedAt(at, "UNIQUE NULLS NOT DISTINCT");
+      if (con.including_size() > 0) return UnsupportedAt(at, "INCLUDE in a key constraint");
+      if (column != nullptr) {
+        def.columns.push_back(column->name);
+      } else {
+        for (const auto& k : con.keys()) def.columns.push_back(StringOf(k));
+      }
+      out->constraints.push_back(std::move(def));
       return Status::OK();
-    case pg_query::CONSTR_CHECK:
-      out->unenforced_constraints.push_back({"CHECK", at});
+    case pg_query::CONSTR_CHECK: {
+      if (con.is_no_inherit()) return UnsupportedAt(at, "NO INHERIT");
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
+      def.kind = ConstraintDefinition::kCheck;
+      def.check = std::shared_ptr<const ParsedExpr>(std::move(e));
+      out->constraints.push_back(std::move(def));
       return Status::OK();
+    }
     case pg_query::CONSTR_FOREIGN:
       out->unenforced_constraints.push_back({"FOREIGN KEY", at});
       return Status::OK();
@@ -187,12 +224,17 @@ Status AddConstraint(const pg_query::Constraint& con, CreateTableStatement* out)
       out->unenforced_constraints.push_back({"EXCLUDE", at});
       return Status::OK();
     case pg_query::CONSTR_ATTR_DEFERRABLE:
+      return UnsupportedAt(at, "DEFERRABLE constraints");
     case pg_query::CONSTR_ATTR_NOT_DEFERRABLE:
     case pg_query::CONSTR_ATTR_DEFERRED:
     case pg_query::CONSTR_ATTR_IMMEDIATE:
-      return Status::OK();  // modifies the constraint before it, recorded above
-    case pg_query::CONSTR_DEFAULT:
-      return UnsupportedAt(at, "column DEFAULT values");
+      return Status::OK();  // modifies the constraint before it
+    case pg_query::CONSTR_DEFAULT: {
+      if (column == nullptr) return UnsupportedAt(at, "this constraint");
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
+      column->default_value = std::shared_ptr<const ParsedExpr>(std::move(e));
+      return Status::OK();
+    }
     case pg_query::CONSTR_IDENTITY:
       return UnsupportedAt(at, "identity columns");
     case pg_query::CONSTR_GENERATED:
@@ -201,8 +243,6 @@ Status AddConstraint(const pg_query::Constraint& con, CreateTableStatement* out)
       return UnsupportedAt(at, "this constraint");
   }
 }
-
-}  // namespace
 
 Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::CreateStmt& s) {
   auto out = std::make_unique<CreateTableStatement>();
@@ -223,7 +263,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
         const auto& con = k.constraint();
         if (con.contype() == pg_query::CONSTR_NOTNULL || con.contype() == pg_query::CONSTR_PRIMARY)
           col.not_null = true;
-        QUIVER_RETURN_NOT_OK(AddConstraint(con, out.get()));
+        QUIVER_RETURN_NOT_OK(AddConstraint(con, &col, out.get()));
       }
       out->columns.push_back(std::move(col));
     } else if (e.has_constraint()) {
@@ -237,7 +277,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
           }
         }
       }
-      QUIVER_RETURN_NOT_OK(AddConstraint(con, out.get()));
+      QUIVER_RETURN_NOT_OK(AddConstraint(con, nullptr, out.get()));
     } else {
       return UnsupportedAt(out->name_location, "this table element");
     }

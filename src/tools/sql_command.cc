@@ -54,6 +54,8 @@ struct SqlArgs {
   int repeat = 1;
   bool no_optimizer = false;
   bool no_runtime_filters = false;
+  // psql's ON_ERROR_STOP off: report a failing statement and run the next.
+  bool keep_going = false;
   std::vector<std::string> disabled_rules;
 };
 
@@ -367,13 +369,27 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
       last_rows = static_cast<int>(i);
   }
   InterruptWatcher watcher;
+  bool failed = false;
+  // With --keep-going an error is reported and the script goes on (a
+  // transaction block then stays aborted until ROLLBACK, as in psql).
+  auto fail_or_go_on = [&](const Status& st, int offset) {
+    if (!args.keep_going) return fail(st, offset, nullptr);
+    const Status at = st.position() >= 0 ? st.WithPosition(st.position() + offset) : st;
+    ReportError(at, text, args);
+    std::fflush(stderr);
+    failed = true;
+    return Status::OK();
+  };
   for (size_t i = 0; i < parsed->size(); ++i) {
     const auto& st = (*parsed)[i];
     const std::string one =
         text.substr(static_cast<size_t>(st->location),
                     st->length > 0 ? static_cast<size_t>(st->length) : std::string::npos);
     auto stream = db.ExecuteStream(one);
-    if (!stream.ok()) return fail(stream.status(), st->location, nullptr);
+    if (!stream.ok()) {
+      QUIVER_RETURN_NOT_OK(fail_or_go_on(stream.status(), st->location));
+      continue;
+    }
     watcher.Watch(stream->get());
     Status printed;
     if (args.format != "arrow") {
@@ -403,9 +419,10 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
     // The query's errors (and a cancel) come from its stream.
     if (!printed.ok()) {
       if (printed.code() == StatusCode::kIOError) return printed;
-      return fail(printed, st->location, nullptr);
+      QUIVER_RETURN_NOT_OK(fail_or_go_on(printed, st->location));
     }
   }
+  if (failed) return Status(StatusCode::kCancelled, "");  // exit 1, errors already shown
   if (args.format == "arrow" && last_rows < 0) {
     return Status::Invalid("--format arrow: no statement returned rows");
   }
@@ -585,6 +602,9 @@ CommandAction AddSqlCommand(CLI::App* app) {
                   "Run each query N times (for timing; the last result is printed)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
+  cmd->add_flag("--keep-going", args->keep_going,
+                "After a failing statement, report it and run the next ones (psql's default; "
+                "exit status 1 at the end)");
   cmd->add_flag("--no-runtime-filters", args->no_runtime_filters,
                 "Do not pass hash join key ranges to the probe side's scans");
   // For differential tests: run with one optimizer rule off (repeatable).

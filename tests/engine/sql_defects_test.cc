@@ -37,13 +37,8 @@ TEST(SqlDefects, UnenforcedConstraintsAreRefused) {
     std::string kind;
     int position;
   };
+  // (PRIMARY KEY, UNIQUE, CHECK and DEFAULT are enforced: constraints_test.cc.)
   const std::vector<Case> cases = {
-      {"CREATE TABLE z (k int PRIMARY KEY, v text NOT NULL)", "PRIMARY KEY", 22},
-      {"CREATE TABLE z (k int, v text, PRIMARY KEY (k, v))", "PRIMARY KEY", 31},
-      {"CREATE TABLE z (k int UNIQUE)", "UNIQUE", 22},
-      {"CREATE TABLE z (k int, UNIQUE (k))", "UNIQUE", 23},
-      {"CREATE TABLE z (k int CHECK (k > 0))", "CHECK", 22},
-      {"CREATE TABLE z (k int, CONSTRAINT pos CHECK (k > 0))", "CHECK", 23},
       {"CREATE TABLE z (k int REFERENCES other (id))", "FOREIGN KEY", 22},
       {"CREATE TABLE z (k int, FOREIGN KEY (k) REFERENCES other (id))", "FOREIGN KEY", 23},
       {"CREATE TABLE z (k int, EXCLUDE USING btree (k WITH =))", "EXCLUDE", 23},
@@ -58,11 +53,9 @@ TEST(SqlDefects, UnenforcedConstraintsAreRefused) {
   // Nothing was created by the refused statements.
   EXPECT_EQ(Query(db, "SELECT count(*) FROM z"), "ERROR: relation \"z\" does not exist");
 
-  // Values a column would get without being written are refused too.
-  Status st = Error(db, "CREATE TABLE z (k int, v text DEFAULT 'x')");
-  EXPECT_EQ(st.message(), "unsupported: column DEFAULT values");
-  EXPECT_EQ(st.position(), 30);
-  st = Error(db, "CREATE TABLE z (k int GENERATED ALWAYS AS IDENTITY)");
+  // Values a column would get without being written, other than DEFAULT's,
+  // are refused too.
+  Status st = Error(db, "CREATE TABLE z (k int GENERATED ALWAYS AS IDENTITY)");
   EXPECT_EQ(st.message(), "unsupported: identity columns");
   st = Error(db, "CREATE TABLE z (k int, d int GENERATED ALWAYS AS (k * 2) STORED)");
   EXPECT_EQ(st.message(), "unsupported: generated columns");
@@ -75,17 +68,22 @@ TEST(SqlDefects, UnenforcedConstraintsAreRefused) {
 }
 
 // Where the caller declares constraints informational (the sqllogictest
-// runner does), they are accepted, and PRIMARY KEY still implies NOT NULL.
+// runner does), FOREIGN KEY and EXCLUDE are accepted; the others are
+// enforced either way.
 TEST(SqlDefects, InformationalConstraintsAreAcceptedWhenAskedFor) {
   DatabaseOptions options;
   options.informational_constraints = true;
   Database db(options);
-  EXPECT_EQ(Query(db, "CREATE TABLE z (k int PRIMARY KEY, u int UNIQUE, c int CHECK (c > 0))"), "CREATE TABLE");
-  EXPECT_NE(Query(db, "INSERT INTO z VALUES (NULL, 1, 1)").find("violates not-null constraint"), std::string::npos);
-  EXPECT_EQ(Query(db, "CREATE TABLE y (a int, b int, PRIMARY KEY (a, b))"), "CREATE TABLE");
-  EXPECT_NE(Query(db, "INSERT INTO y VALUES (1, NULL)").find("violates not-null constraint"), std::string::npos);
-  // DEFAULT would change the stored rows: refused either way.
-  EXPECT_EQ(Query(db, "CREATE TABLE x (k int DEFAULT 1)"), "ERROR: unsupported: column DEFAULT values");
+  EXPECT_EQ(Query(db, "CREATE TABLE y (a int PRIMARY KEY)"), "CREATE TABLE");
+  EXPECT_EQ(Query(db, "CREATE TABLE z (k int PRIMARY KEY REFERENCES y (a), c int CHECK (c > 0))"),
+            "CREATE TABLE");
+  EXPECT_NE(Query(db, "INSERT INTO z VALUES (NULL, 1)").find("violates not-null constraint"),
+            std::string::npos);
+  EXPECT_EQ(Query(db, "INSERT INTO z VALUES (1, 1)"), "INSERT 0 1");
+  EXPECT_EQ(Query(db, "INSERT INTO z VALUES (1, 2)"),
+            "ERROR: duplicate key value violates unique constraint \"z_pkey\"");
+  EXPECT_EQ(Query(db, "INSERT INTO z VALUES (2, 0)"),
+            "ERROR: new row for relation \"z\" violates check constraint \"z_c_check\"");
 }
 
 // A CTE body resolves names where its WITH is written: referenced from a

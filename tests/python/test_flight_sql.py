@@ -122,6 +122,24 @@ def test_bad_sql_is_invalid_argument_with_postgres_text(demo_server):
         client.get_flight_info(fl.FlightDescriptor.for_command(b"SELECT * FROM nope"))
 
 
+def test_sql_transaction_blocks_are_refused_and_constraints_enforced(demo_server):
+    """Clients share the database's session, so BEGIN / ROLLBACK / SAVEPOINT
+    in SQL text are refused rather than opening a block other clients'
+    statements would join; constraints hold as in quiver sql."""
+    client = fl.FlightClient(demo_server.uri)
+    for sql in (b"BEGIN", b"ROLLBACK", b"SAVEPOINT a", b"COMMIT"):
+        with pytest.raises(pa.ArrowNotImplementedError, match="transaction blocks"):
+            client.get_flight_info(fl.FlightDescriptor.for_command(sql))
+    with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
+        cur.execute("CREATE TABLE txn_pk (k int PRIMARY KEY, v text DEFAULT 'd')")
+        cur.execute("INSERT INTO txn_pk (k) VALUES (1), (2)")
+        with pytest.raises(Exception, match="duplicate key value violates unique constraint"):
+            cur.execute("INSERT INTO txn_pk VALUES (3, 'c'), (1, 'again')")
+        cur.execute("SELECT k, v FROM txn_pk ORDER BY k")
+        assert cur.fetchall() == [(1, "d"), (2, "d")]
+        cur.execute("DROP TABLE txn_pk")
+
+
 def test_unknown_command_and_action_are_unimplemented_and_named(demo_server):
     client = fl.FlightClient(demo_server.uri)
     with pytest.raises(NotImplementedError, match="CommandFrobnicate"):

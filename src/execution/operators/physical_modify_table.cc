@@ -4,8 +4,10 @@
 #include <atomic>
 #include <mutex>
 
+#include "catalog/table_constraints.h"
 #include "columnar/builder.h"
 #include "common/bit_util.h"
+#include "execution/constraint_check.h"
 #include "functions/kernel_util.h"
 
 namespace quiver::exec {
@@ -51,7 +53,37 @@ struct CountSource : GlobalSourceState {
 }  // namespace
 
 PhysicalModifyTable::PhysicalModifyTable(Kind kind, std::shared_ptr<MemoryTable> table)
-    : PhysicalOperator(KindName(kind), {int64()}), kind_(kind), table_(std::move(table)) {}
+    : PhysicalOperator(KindName(kind), {int64()}), kind_(kind), table_(std::move(table)) {
+  const TableConstraints* c = table_->constraints().get();
+  if (kind_ != Kind::kDelete && c != nullptr) num_checks_ = static_cast<int>(c->checks.size());
+}
+
+Status PhysicalModifyTable::CheckChecks(const DataChunk& input) const {
+  const int width = table_->schema()->num_fields();
+  const int first = width + (kind_ == Kind::kInsert ? 0 : 1);
+  const uint32_t* sel = input.sel_data();
+  for (int k = 0; k < num_checks_; ++k) {
+    const ArrayData& ok = *input.columns[static_cast<size_t>(first + k)];
+    for (int64_t i = 0; i < input.num_rows; ++i) {
+      const uint32_t slot = sel != nullptr ? sel[i] : static_cast<uint32_t>(i);
+      if (!ok.IsValid(slot) || bit_util::GetBit(ok.GetRaw<uint8_t>(1), ok.offset + slot)) continue;
+      if (kind_ == Kind::kUpdate) {
+        // Only the rows the UPDATE changes are checked, as PostgreSQL does.
+        const ArrayData& matched = *input.columns[static_cast<size_t>(width)];
+        if (!matched.IsValid(slot) ||
+            !bit_util::GetBit(matched.GetRaw<uint8_t>(1), matched.offset + slot))
+          continue;
+      }
+      std::vector<const ArrayData*> row;
+      for (int c = 0; c < width; ++c) row.push_back(input.columns[static_cast<size_t>(c)].get());
+      return Status::Invalid("new row for relation \"{}\" violates check constraint \"{}\"",
+                             table_->name(), table_->constraints()->checks[k].name)
+          .WithSqlState(sqlstate::kCheckViolation)
+          .WithDetail("Failing row contains " + FormatFailingRow(row, slot) + ".");
+    }
+  }
+  return Status::OK();
+}
 
 Result<std::unique_ptr<GlobalSinkState>> PhysicalModifyTable::GetGlobalSinkState(
     ExecutionContext&) const {
@@ -77,9 +109,9 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
       l.slots.push_back(sel != nullptr ? sel[i] : static_cast<uint32_t>(i));
     l.count += input.num_rows;
   } else {
-    if (input.num_columns() != width + 1) {
+    if (input.num_columns() != width + 1 + num_checks_) {
       return Status::UnknownError("internal error: {} of \"{}\" got {} columns, expected {}", name_,
-                                  table_->name(), input.num_columns(), width + 1);
+                                  table_->name(), input.num_columns(), width + 1 + num_checks_);
     }
     const ArrayData& matched = *input.columns[static_cast<size_t>(width)];
     for (int64_t i = 0; i < input.num_rows; ++i) {
@@ -91,6 +123,7 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
       if (!hit || kind_ == Kind::kUpdate) l.slots.push_back(slot);
     }
   }
+  if (num_checks_ > 0) QUIVER_RETURN_NOT_OK(CheckChecks(input));
   if (l.slots.empty()) return Status::OK();
   const auto n = static_cast<int64_t>(l.slots.size());
   // Every row of a chunk without selection: its columns are kept as they
@@ -105,10 +138,17 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
         ArrayRef a, kernels::Gather(input.columns[static_cast<size_t>(c)],
                                     dense ? nullptr : l.slots.data(), n, DefaultMemoryPool()));
     if (!schema.field(c)->nullable && a->GetNullCount() > 0) {
+      // The first row with the NULL, for PostgreSQL's DETAIL.
+      int64_t r = 0;
+      while (r < n && a->IsValid(r)) ++r;
+      std::vector<const ArrayData*> row;
+      for (int k = 0; k < width; ++k) row.push_back(input.columns[static_cast<size_t>(k)].get());
+      const uint32_t slot = dense ? static_cast<uint32_t>(r) : l.slots[static_cast<size_t>(r)];
       return Status::Invalid(
                  "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
                  schema.field(c)->name, table_->name())
-          .WithSqlState(sqlstate::kNotNullViolation);
+          .WithSqlState(sqlstate::kNotNullViolation)
+          .WithDetail("Failing row contains " + FormatFailingRow(row, slot) + ".");
     }
     cols.push_back(std::move(a));
   }
@@ -136,8 +176,14 @@ Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate)
   batches.reserve(g.parts.size());
   for (auto& p : g.parts) batches.push_back(std::move(p.batch));
   g.parts.clear();
-  if (kind_ == Kind::kInsert) return table_->Append(std::move(batches));
-  return table_->Replace(std::move(batches));
+  // The table's next version, published only once the unique constraints
+  // hold for the whole statement (execution/constraint_check.h).
+  const bool replace = kind_ != Kind::kInsert;
+  const bool check = kind_ != Kind::kDelete;
+  return table_->Commit([&](const TableVersionRef& current, std::shared_ptr<void>* state) {
+    if (!check) return MemoryTable::MakeVersion(table_->schema(), std::move(batches));
+    return CommitRows(*table_, current, state, std::move(batches), replace);
+  });
 }
 
 Result<std::unique_ptr<GlobalSourceState>> PhysicalModifyTable::GetGlobalSourceState(

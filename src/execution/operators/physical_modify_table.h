@@ -9,13 +9,16 @@
 //     same pass that writes them (no second scan to count);
 //   - drops what is not written: the boolean column; DELETE's TRUE rows;
 //   - checks NOT NULL columns ("null value in column "c" of relation "t"
-//     violates not-null constraint");
+//     violates not-null constraint") and CHECK constraints (the binder
+//     computes each as a boolean column after the others);
 //   - keeps the columns of a chunk it writes whole as they are (the query's
 //     pool outlives the query while they are in use), and copies the rows it
 //     writes from other chunks into the default pool.
 // The table changes only in Finalize, once every row was sunk without
-// error: INSERT appends, UPDATE and DELETE replace all rows (in the scan's
-// order, by batch index), so a failing statement leaves the table as it was.
+// error and PRIMARY KEY / UNIQUE hold for the whole statement
+// (execution/constraint_check.h): INSERT appends, UPDATE and DELETE replace
+// all rows (in the scan's order, by batch index) by publishing the table's
+// next version, so a failing statement leaves the table as it was.
 #pragma once
 
 #include "catalog/table_source.h"
@@ -31,6 +34,7 @@ class PhysicalModifyTable final : public PhysicalOperator {
 
   Kind kind() const { return kind_; }
   const std::shared_ptr<MemoryTable>& table() const { return table_; }
+  int num_checks() const { return num_checks_; }
 
   bool IsSink() const override { return true; }
   Result<std::unique_ptr<GlobalSinkState>> GetGlobalSinkState(ExecutionContext& ctx) const override;
@@ -52,8 +56,13 @@ class PhysicalModifyTable final : public PhysicalOperator {
   std::string ParamsToString() const override { return table_->name(); }
 
  private:
+  // The CHECK columns after the table's (and UPDATE's matched) column: one
+  // boolean per CHECK constraint, FALSE where a row violates it.
+  Status CheckChecks(const DataChunk& input) const;
+
   Kind kind_;
   std::shared_ptr<MemoryTable> table_;
+  int num_checks_ = 0;
 };
 
 }  // namespace quiver::exec

@@ -14,8 +14,11 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanModifyTable(const plan::Logical
                     : op.type == plan::LogicalOpType::kUpdate ? PhysicalModifyTable::Kind::kUpdate
                                                               : PhysicalModifyTable::Kind::kDelete;
   auto out = std::make_unique<PhysicalModifyTable>(kind, op.target);
+  // The table's columns, UPDATE's and DELETE's `matched`, then INSERT's and
+  // UPDATE's CHECK columns (planner/bind_dml.cc AddCheckColumns).
   const size_t width = static_cast<size_t>(op.target->schema()->num_fields()) +
-                       (kind == PhysicalModifyTable::Kind::kInsert ? 0 : 1);
+                       (kind == PhysicalModifyTable::Kind::kInsert ? 0 : 1) +
+                       static_cast<size_t>(out->num_checks());
   if (child->types().size() != width) {
     return Status::UnknownError("internal error: {} of \"{}\" over {} columns, expected {}",
                                 out->name(), op.target->name(), child->types().size(), width);

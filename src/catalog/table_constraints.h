@@ -1,0 +1,51 @@
+// The constraints a memory table enforces besides NOT NULL (which is the
+// schema's nullability): PRIMARY KEY, UNIQUE, CHECK, and column DEFAULTs.
+//
+// Where they are enforced:
+//   DEFAULT      planner/bind_dml.cc: an INSERT's missing column takes it.
+//   CHECK        planner/bind_dml.cc adds one boolean column per CHECK to the
+//                rows an INSERT / UPDATE writes (the expression IS NOT FALSE);
+//                the sink (execution/operators/physical_modify_table.cc)
+//                fails on a FALSE: 23514.
+//   PRIMARY KEY, UNIQUE
+//                execution/constraint_check.h, when the sink commits: the keys
+//                of the new rows are hashed against each other and against
+//                the table's (an index of the current version kept between
+//                commits), for the whole statement at once: 23505.
+// A failing statement changes nothing: the table's next version is
+// published only once every check passed (MemoryTable::Commit).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sql/ast.h"
+
+namespace quiver {
+
+struct UniqueConstraint {
+  std::string name;          // PostgreSQL's default: t_pkey, t_a_b_key
+  std::vector<int> columns;  // key columns of the table
+  bool primary = false;
+};
+
+struct CheckConstraint {
+  std::string name;  // PostgreSQL's default: t_col_check (one column), t_check
+  std::shared_ptr<const sql::ParsedExpr> expr;
+};
+
+struct TableConstraints {
+  std::vector<UniqueConstraint> unique;
+  std::vector<CheckConstraint> checks;
+  // Per column: its DEFAULT expression; null: none (NULL).
+  std::vector<std::shared_ptr<const sql::ParsedExpr>> defaults;
+
+  bool HasDefaults() const {
+    for (const auto& d : defaults)
+      if (d != nullptr) return true;
+    return false;
+  }
+};
+
+}  // namespace quiver

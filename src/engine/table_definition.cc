@@ -1,0 +1,139 @@
+#include "engine/table_definition.h"
+
+#include <set>
+
+#include "catalog/catalog.h"
+#include "catalog/table_constraints.h"
+#include "vector/sql_type.h"
+
+namespace quiver {
+
+namespace {
+
+// The distinct columns an expression names, in order of appearance.
+void CollectColumns(const sql::ParsedExpr& e, std::vector<std::string>* out) {
+  if (e.kind == sql::ExprKind::kColumnRef && !e.names.empty()) {
+    const std::string& n = e.names.back();
+    if (std::find(out->begin(), out->end(), n) == out->end()) out->push_back(n);
+  }
+  for (const auto& c : e.children) {
+    if (c != nullptr) CollectColumns(*c, out);
+  }
+}
+
+// PostgreSQL's ChooseConstraintName: table_label_suffix, with a number
+// appended until the name is unused.
+std::string ChooseName(const std::string& table, const std::string& label,
+                       const std::string& suffix, std::set<std::string>* used) {
+  const std::string stem = table + (label.empty() ? "" : "_" + label) + "_" + suffix;
+  std::string name = stem;
+  for (int i = 1; used->count(name); ++i) name = stem + std::to_string(i);
+  used->insert(name);
+  return name;
+}
+
+int FindColumn(const Schema& schema, const std::string& name) {
+  for (int f = 0; f < schema.num_fields(); ++f) {
+    if (schema.field(f)->name == name) return f;
+  }
+  return -1;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTableStatement& s) {
+  std::vector<FieldRef> fields;
+  auto constraints = std::make_shared<TableConstraints>();
+  for (const auto& c : s.columns) {
+    for (const auto& f : fields) {
+      if (f->name == c.name) {
+        return Status::Invalid("column \"{}\" specified more than once", c.name)
+            .WithSqlState(sqlstate::kDuplicateColumn)
+            .WithPosition(c.location);
+      }
+    }
+    auto t = TypeFromSqlName(c.type.name, c.type.modifiers);
+    if (!t.ok()) return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
+    if (c.type.is_array) return Status::Unsupported("array columns").WithPosition(c.location);
+    TypeRef type = *t;
+    if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty())
+      type = decimal128(kMaxDecimalPrecision, 6);
+    fields.push_back(field(c.name, type, !c.not_null));
+    constraints->defaults.push_back(c.default_value);
+  }
+  SchemaRef table_schema = schema(std::move(fields));
+  std::set<std::string> used;
+  for (const auto& d : s.constraints) {
+    if (!d.name.empty()) {
+      if (used.count(d.name)) {
+        return Status::Invalid("constraint \"{}\" for relation \"{}\" already exists", d.name,
+                               s.name)
+            .WithSqlState(sqlstate::kDuplicateObject)
+            .WithPosition(d.location);
+      }
+      used.insert(d.name);
+    }
+  }
+  bool has_primary = false;
+  // PostgreSQL names the key constraints before the checks.
+  for (const auto& d : s.constraints) {
+    if (d.kind == sql::ConstraintDefinition::kCheck) continue;
+    UniqueConstraint u;
+    u.primary = d.kind == sql::ConstraintDefinition::kPrimaryKey;
+    if (u.primary) {
+      if (has_primary) {
+        return Status::Invalid("multiple primary keys for table \"{}\" are not allowed", s.name)
+            .WithSqlState(sqlstate::kInvalidTableDefinition)
+            .WithPosition(d.location);
+      }
+      has_primary = true;
+    }
+    std::string label;
+    for (const auto& name : d.columns) {
+      const int idx = FindColumn(*table_schema, name);
+      if (idx < 0) {
+        return Status::KeyError("column \"{}\" named in key does not exist", name)
+            .WithSqlState(sqlstate::kUndefinedColumn)
+            .WithPosition(d.location);
+      }
+      if (std::find(u.columns.begin(), u.columns.end(), idx) != u.columns.end()) {
+        return Status::Invalid("column \"{}\" appears twice in {} constraint", name,
+                               u.primary ? "primary key" : "unique")
+            .WithSqlState(sqlstate::kDuplicateColumn)
+            .WithPosition(d.location);
+      }
+      u.columns.push_back(idx);
+      label += (label.empty() ? "" : "_") + name;
+    }
+    u.name = !d.name.empty() ? d.name
+                             : u.primary ? ChooseName(s.name, "", "pkey", &used)
+                                         : ChooseName(s.name, label, "key", &used);
+    // A key equal to an earlier one adds nothing (PostgreSQL merges them).
+    bool duplicate = false;
+    for (const auto& other : constraints->unique) duplicate |= other.columns == u.columns;
+    if (duplicate && !u.primary) continue;
+    constraints->unique.push_back(std::move(u));
+  }
+  for (const auto& d : s.constraints) {
+    if (d.kind != sql::ConstraintDefinition::kCheck) continue;
+    CheckConstraint c;
+    c.expr = d.check;
+    if (!d.name.empty()) {
+      c.name = d.name;
+    } else {
+      std::vector<std::string> cols;
+      CollectColumns(*d.check, &cols);
+      c.name = ChooseName(s.name, cols.size() == 1 ? cols[0] : "", "check", &used);
+    }
+    constraints->checks.push_back(std::move(c));
+  }
+  // Primary keys first, as their index is PostgreSQL's first.
+  std::stable_partition(constraints->unique.begin(), constraints->unique.end(),
+                        [](const UniqueConstraint& u) { return u.primary; });
+  const bool any = !constraints->unique.empty() || !constraints->checks.empty() ||
+                   constraints->HasDefaults();
+  return std::make_shared<MemoryTable>(s.name, std::move(table_schema),
+                                       any ? std::move(constraints) : nullptr);
+}
+
+}  // namespace quiver

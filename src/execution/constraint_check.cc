@@ -1,0 +1,151 @@
+#include "execution/constraint_check.h"
+
+#include "catalog/table_constraints.h"
+#include "execution/group_table.h"
+#include "vector/value.h"
+
+namespace quiver::exec {
+namespace {
+
+struct UniqueIndex {
+  explicit UniqueIndex(KeyLayout l)
+      : layout(std::move(l)),
+        keys(std::make_unique<GroupTable>(nullptr, nullptr, 0, layout.fixed_width)) {}
+  KeyLayout layout;
+  std::unique_ptr<GroupTable> keys;
+};
+
+// The writer state: the keys of `version`'s rows, one index per constraint.
+struct UniqueState {
+  TableVersionRef version;
+  std::vector<UniqueIndex> indexes;
+};
+
+std::string ValueText(const ArrayData& a, int64_t row) {
+  const Value v = ValueFromArray(a, row);
+  return v.is_null() ? "null" : v.ToString();
+}
+
+// Adds the keys of `batch` to `index`; with `report`, the first key already
+// present is the error (without, duplicates are impossible: the stored rows
+// were checked when written).
+Status AddKeys(const MemoryTable& table, const UniqueConstraint& c, UniqueIndex* index,
+               const RecordBatch& batch, bool report) {
+  const int64_t rows = batch.num_rows();
+  std::vector<uint32_t> sel(static_cast<size_t>(kVectorSize));
+  std::vector<uint64_t> hashes(static_cast<size_t>(kVectorSize));
+  std::vector<int64_t> gids(static_cast<size_t>(kVectorSize));
+  KeyRows keys;
+  for (int64_t start = 0; start < rows; start += kVectorSize) {
+    const int64_t n = std::min(kVectorSize, rows - start);
+    // The rows whose key has no NULL.
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      bool has_null = false;
+      for (int col : c.columns) has_null |= !batch.column(col)->IsValid(start + i);
+      if (!has_null) sel[static_cast<size_t>(m++)] = static_cast<uint32_t>(start + i);
+    }
+    if (m == 0) continue;
+    std::vector<VectorRef> cols;
+    for (int col : c.columns) cols.push_back(VectorRef{batch.column(col).get(), sel.data(), false});
+    SerializeKeys(index->layout, cols, m, &keys);
+    for (int64_t i = 0; i < m; ++i) hashes[static_cast<size_t>(i)] = HashKey(keys.key(i), keys.size(i));
+    int64_t next = index->keys->size();
+    index->keys->FindOrCreateAll(keys, hashes.data(), m, gids.data());
+    for (int64_t i = 0; i < m; ++i) {
+      if (gids[static_cast<size_t>(i)] == next) {
+        ++next;
+        continue;
+      }
+      if (!report) continue;
+      const int64_t row = sel[static_cast<size_t>(i)];
+      std::string names;
+      std::string values;
+      for (size_t k = 0; k < c.columns.size(); ++k) {
+        if (k > 0) {
+          names += ", ";
+          values += ", ";
+        }
+        names += table.schema()->field(c.columns[k])->name;
+        values += ValueText(*batch.column(c.columns[k]), row);
+      }
+      return Status::Invalid("duplicate key value violates unique constraint \"{}\"", c.name)
+          .WithSqlState(sqlstate::kUniqueViolation)
+          .WithDetail(fmt::format("Key ({})=({}) already exists.", names, values));
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<UniqueState>> BuildState(const MemoryTable& table,
+                                                const TableConstraints& constraints,
+                                                const std::vector<RecordBatchRef>& batches,
+                                                bool report) {
+  auto state = std::make_shared<UniqueState>();
+  for (const UniqueConstraint& c : constraints.unique) {
+    std::vector<TypeRef> types;
+    for (int col : c.columns) types.push_back(table.schema()->field(col)->type);
+    state->indexes.emplace_back(KeyLayout(std::move(types)));
+    for (const auto& b : batches) {
+      QUIVER_RETURN_NOT_OK(AddKeys(table, c, &state->indexes.back(), *b, report));
+    }
+  }
+  return state;
+}
+
+}  // namespace
+
+Result<TableVersionRef> CommitRows(const MemoryTable& table, const TableVersionRef& current,
+                                   std::shared_ptr<void>* writer_state,
+                                   std::vector<RecordBatchRef> rows, bool replace) {
+  const TableConstraints* constraints = table.constraints().get();
+  if (constraints == nullptr || constraints->unique.empty()) {
+    if (replace) return MemoryTable::MakeVersion(table.schema(), std::move(rows));
+    return MemoryTable::AppendTo(table.schema(), current, std::move(rows));
+  }
+  if (replace) {
+    // Every row is new: the index is built from them, duplicates reported.
+    QUIVER_ASSIGN_OR_RAISE(auto state, BuildState(table, *constraints, rows, true));
+    QUIVER_ASSIGN_OR_RAISE(TableVersionRef next,
+                           MemoryTable::MakeVersion(table.schema(), std::move(rows)));
+    state->version = next;
+    *writer_state = state;
+    return next;
+  }
+  auto state = std::static_pointer_cast<UniqueState>(*writer_state);
+  if (state == nullptr || state->version != current) {
+    QUIVER_ASSIGN_OR_RAISE(state, BuildState(table, *constraints, current->batches, false));
+    state->version = current;
+  }
+  // From here the index is changed in place: a failure leaves it holding
+  // keys of rows that were not written, so it is dropped first and kept
+  // only once the commit succeeds.
+  writer_state->reset();
+  for (size_t k = 0; k < constraints->unique.size(); ++k) {
+    for (const auto& b : rows) {
+      QUIVER_RETURN_NOT_OK(
+          AddKeys(table, constraints->unique[k], &state->indexes[k], *b, true));
+    }
+  }
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next,
+                         MemoryTable::AppendTo(table.schema(), current, std::move(rows)));
+  state->version = next;
+  *writer_state = state;
+  return next;
+}
+
+std::string FormatFailingRow(const std::vector<const ArrayData*>& columns, int64_t row) {
+  std::string out = "(";
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) out += ", ";
+    const Value v = ValueFromArray(*columns[c], row);
+    if (v.is_null()) {
+      out += "null";
+      continue;
+    }
+    out += v.ToString();
+  }
+  return out + ")";
+}
+
+}  // namespace quiver::exec
