@@ -20,6 +20,8 @@
 namespace quiver {
 namespace {
 
+using kernels::ReadInt;
+
 using kernels::StringAccess;
 
 struct Mdn {
@@ -29,17 +31,6 @@ struct Mdn {
 };
 static_assert(sizeof(Mdn) == 16);
 
-int64_t ReadInt(const VectorRef& v, int64_t i) {
-  const int64_t s = v.index(i);
-  switch (v.array->type->id) {
-    case TypeId::kInt16:
-      return v.values<int16_t>()[s];
-    case TypeId::kInt32:
-      return v.values<int32_t>()[s];
-    default:
-      return v.values<int64_t>()[s];
-  }
-}
 double ReadDouble(const VectorRef& v, int64_t i) { return v.values<double>()[v.index(i)]; }
 int64_t ReadTs(const VectorRef& v, int64_t i) { return v.values<int64_t>()[v.index(i)]; }
 Mdn ReadInterval(const VectorRef& v, int64_t i) {

@@ -27,6 +27,19 @@
 
 namespace quiver::kernels {
 
+// Row i of a smallint / integer / bigint input, as int64.
+inline int64_t ReadInt(const VectorRef& v, int64_t i) {
+  const int64_t s = v.index(i);
+  switch (v.array->type->id) {
+    case TypeId::kInt16:
+      return v.values<int16_t>()[s];
+    case TypeId::kInt32:
+      return v.values<int32_t>()[s];
+    default:
+      return v.values<int64_t>()[s];
+  }
+}
+
 template <typename T>
 struct FlatAccess {
   const T* p;

@@ -13,6 +13,8 @@
 namespace quiver {
 namespace {
 
+using kernels::ReadInt;
+
 using kernels::DispatchFixed;
 
 template <typename T, typename R, typename F>
@@ -66,17 +68,6 @@ ScalarKernel DoubleFn(double (*fn)(double), const char* domain_error = nullptr,
 }
 
 int128_t ReadDecimal(const VectorRef& v, int64_t i) { return LoadValue(v.values<int128_t>() + v.index(i)); }
-int64_t ReadInt(const VectorRef& v, int64_t i) {
-  const int64_t s = v.index(i);
-  switch (v.array->type->id) {
-    case TypeId::kInt16:
-      return v.values<int16_t>()[s];
-    case TypeId::kInt32:
-      return v.values<int32_t>()[s];
-    default:
-      return v.values<int64_t>()[s];
-  }
-}
 
 // round/trunc/ceil/floor of numeric to `digits` places: the result keeps
 // the input's type with scale max(0, digits) (as PostgreSQL's display scale).

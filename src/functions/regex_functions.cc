@@ -23,6 +23,8 @@
 namespace quiver {
 namespace {
 
+using kernels::ReadInt;
+
 using kernels::StringAccess;
 using kernels::ValidAccess;
 using regex::MatchMode;
@@ -56,17 +58,6 @@ size_t NextChar(std::string_view s, size_t pos) {
   return pos;
 }
 
-int64_t ReadInt(const VectorRef& v, int64_t i) {
-  const int64_t s = v.index(i);
-  switch (v.array->type->id) {
-    case TypeId::kInt16:
-      return v.values<int16_t>()[s];
-    case TypeId::kInt32:
-      return v.values<int32_t>()[s];
-    default:
-      return v.values<int64_t>()[s];
-  }
-}
 
 Status InvalidParameter(const char* name, int64_t value) {
   return Status::Invalid("invalid value for parameter \"{}\": {}", name, value)

@@ -24,6 +24,8 @@
 namespace quiver {
 namespace {
 
+using kernels::ReadInt;
+
 using kernels::DispatchFixed;
 using kernels::StringAccess;
 using kernels::ValidAccess;
@@ -84,17 +86,6 @@ Result<ArrayRef> FixedResult(KernelContext& ctx, const std::vector<VectorRef>& a
   return kernels::FinishFixed(out_type, n, std::move(out));
 }
 
-int64_t ReadInt(const VectorRef& v, int64_t i) {
-  const int64_t s = v.index(i);
-  switch (v.array->type->id) {
-    case TypeId::kInt16:
-      return v.values<int16_t>()[s];
-    case TypeId::kInt32:
-      return v.values<int32_t>()[s];
-    default:
-      return v.values<int64_t>()[s];
-  }
-}
 
 char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 char AsciiUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; }

@@ -23,6 +23,8 @@
 namespace quiver {
 namespace {
 
+using kernels::ReadInt;
+
 using kernels::StringAccess;
 using kernels::ValidAccess;
 
@@ -51,17 +53,6 @@ int64_t CharCount(std::string_view s) {
   return n;
 }
 
-int64_t ReadInt(const VectorRef& v, int64_t i) {
-  const int64_t s = v.index(i);
-  switch (v.array->type->id) {
-    case TypeId::kInt16:
-      return v.values<int16_t>()[s];
-    case TypeId::kInt32:
-      return v.values<int32_t>()[s];
-    default:
-      return v.values<int64_t>()[s];
-  }
-}
 
 // Rows where every argument (or those in `which`) is valid.
 bool AllValid(const std::vector<ValidAccess>& valid, int64_t i) {
