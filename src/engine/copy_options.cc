@@ -13,7 +13,7 @@ using formats::FileFormat;
 
 constexpr int64_t kMaxRows = int64_t{1} << 40;
 constexpr const char* kValidOptions =
-    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, STATS, HEADER, DELIMITER, QUOTE, NULL";
+    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL";
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -25,7 +25,7 @@ std::string CanonicalName(const std::string& name) {
   if (name == "codec") return "compression";
   if (name == "delim" || name == "sep") return "delimiter";
   for (const char* known : {"format", "compression", "compression_level", "row_group_size",
-                            "stats", "header", "delimiter", "quote", "null"}) {
+                            "batch_rows", "stats", "header", "delimiter", "quote", "null"}) {
     if (name == known) return name;
   }
   return "";
@@ -37,7 +37,7 @@ bool IsCsvOption(const std::string& name) {
 
 bool IsWriteOption(const std::string& name) {
   return name == "compression" || name == "compression_level" || name == "row_group_size" ||
-         name == "stats";
+         name == "batch_rows" || name == "stats";
 }
 
 Status NeedsValue(const sql::CopyOption& o) {
@@ -200,7 +200,7 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
                              formats::FileFormatName(out.format))
           .WithSqlState(sqlstate::kInvalidParameterValue);
     }
-    if (name == "stats" && out.format != FileFormat::kIpcFile && out.format != FileFormat::kIpcStream) {
+    if ((name == "stats" || name == "batch_rows") && out.format != FileFormat::kIpcFile && out.format != FileFormat::kIpcStream) {
       return Status::Invalid("COPY option \"{}\" applies to Arrow, not {}", o->name,
                              formats::FileFormatName(out.format))
           .WithSqlState(sqlstate::kInvalidParameterValue);
@@ -279,6 +279,9 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   }
   if (const sql::CopyOption* o = find("row_group_size")) {
     QUIVER_ASSIGN_OR_RAISE(out.write.row_group_rows, ParseInteger(*o, 1, kMaxRows));
+  }
+  if (const sql::CopyOption* o = find("batch_rows")) {
+    QUIVER_ASSIGN_OR_RAISE(out.batch_rows, ParseInteger(*o, 1, kMaxRows));
   }
   if (const sql::CopyOption* o = find("stats")) {
     // STATS alone (or true): every column; else the columns named.

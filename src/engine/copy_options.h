@@ -15,6 +15,8 @@
 //   COMPRESSION_LEVEL  Parquet, Arrow   the codec's level: zstd -7..22, gzip 0..9,
 //                      (TO)             brotli 0..11, lz4 0..12 (not snappy or none)
 //   ROW_GROUP_SIZE     Parquet (TO)     rows per row group (default 1048576)
+//   BATCH_ROWS         Arrow (TO)       rows per record batch (default 65536): the query's
+//                                       batches are merged or cut to that many rows
 //   STATS              Arrow (TO)       'a,b' (or alone: every column): PG-Strom's min/max
 //                                       statistics of those columns in each record batch's
 //                                       metadata (min_max_stats.<col>), as pg2arrow -S
@@ -48,7 +50,16 @@ struct CopyOptions {
   // query's columns into write.stats_columns once it is bound.
   bool stats = false;
   std::vector<std::string> stats_columns;
+  // BATCH_ROWS (Arrow output; 0 = kDefaultArrowBatchRows).
+  int64_t batch_rows = 0;
 };
+
+// Rows per record batch of COPY's Arrow output unless BATCH_ROWS says. The
+// engine's batches are 2,048-row vectors, fewer after a filter; written as
+// they come they would make files of tiny batches, slow to read and with
+// min/max statistics for every few rows. 64Ki rows keep a batch's columns
+// in the hundreds of kilobytes and leave statistics fine enough to skip by.
+inline constexpr int64_t kDefaultArrowBatchRows = 65536;
 
 // `path` is the file named by COPY (for the default format); `is_from`
 // tells COPY FROM from COPY TO.

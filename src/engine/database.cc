@@ -12,6 +12,7 @@
 #include "common/io.h"
 #include "common/memory_release.h"
 #include "engine/copy_options.h"
+#include "engine/copy_output.h"
 #include "engine/foreign_ddl.h"
 #include "engine/session.h"
 #include "engine/table_definition.h"
@@ -632,7 +633,12 @@ struct Database::Impl {
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
     QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(copy.format, s.file, file.get(),
                                                                  r.schema, copy.write));
-    for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->Write(*b));
+    if (copy.format == formats::FileFormat::kIpcFile || copy.format == formats::FileFormat::kIpcStream) {
+      const int64_t rows = copy.batch_rows > 0 ? copy.batch_rows : kDefaultArrowBatchRows;
+      QUIVER_RETURN_NOT_OK(WriteInBatchesOf(rows, r.schema, r.batches, writer.get()));
+    } else {
+      for (const auto& b : r.batches) QUIVER_RETURN_NOT_OK(writer->Write(*b));
+    }
     QUIVER_RETURN_NOT_OK(writer->Close());
     QUIVER_RETURN_NOT_OK(file->Commit());
     const int64_t n = r.num_rows();

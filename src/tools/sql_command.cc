@@ -579,6 +579,8 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "                     Arrow: none (default), lz4, zstd\n"
       "  COMPRESSION_LEVEL  zstd -7..22, gzip 0..9, brotli 0..11, lz4 (Arrow) 0..12\n"
       "  ROW_GROUP_SIZE     rows per Parquet row group (default 1048576)\n"
+      "  BATCH_ROWS         rows per Arrow record batch (default 65536)\n"
+      "  STATS 'a,b'        Arrow: PG-Strom min/max statistics of these columns per record batch\n"
       "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)");
   cmd->add_option("STATEMENTS", args->statements,
                   "SQL statements separated by ';' (default: -f, piped stdin, else the shell)");

@@ -11,6 +11,7 @@
 #include "engine/copy_options.h"
 #include "engine/database.h"
 #include "formats/file_format.h"
+#include "formats/ipc/reader.h"
 #include "formats/parquet/file_reader.h"
 
 namespace quiver {
@@ -103,7 +104,7 @@ TEST(CopyOptions, CsvOptions) {
 TEST(CopyOptions, ErrorsNameTheOption) {
   EXPECT_EQ(OptionError({{"row_group_sise", "1"}}),
             "COPY option \"row_group_sise\" is not recognized (valid options: FORMAT, COMPRESSION, "
-            "COMPRESSION_LEVEL, ROW_GROUP_SIZE, STATS, HEADER, DELIMITER, QUOTE, NULL)");
+            "COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL)");
   EXPECT_EQ(OptionError({{"compression", "zstd"}, {"codec", "gzip"}}),
             "COPY option \"compression\" is given more than once");
   EXPECT_EQ(OptionError({{"format", "orc"}}),
@@ -139,6 +140,10 @@ TEST(CopyOptions, ErrorsNameTheOption) {
   EXPECT_EQ(OptionError({{"compression", "zstd"}}, "in.parquet", true),
             "COPY option \"compression\" applies to COPY ... TO, not COPY ... FROM");
   EXPECT_EQ(OptionError({{"format", ""}}), "COPY option \"format\" needs a value");
+  EXPECT_EQ(OptionError({{"batch_rows", "100"}}),
+            "COPY option \"batch_rows\" applies to Arrow, not Parquet");
+  EXPECT_EQ(OptionError({{"batch_rows", "0"}}, "out.arrow"),
+            "COPY option \"batch_rows\" must be a positive integer, not '0'");
 }
 
 class CopyFiles : public ::testing::Test {
@@ -247,6 +252,39 @@ TEST_F(CopyFiles, ArrowAndCsvRoundTrips) {
                 dir_ + "/t.csv' (HEADER false, DELIMITER '|', NULL 'NA');" +
                 "SELECT n, s FROM u ORDER BY n"),
             "1|x\n2|NULL\n3|a|b\n");
+}
+
+// Arrow output comes in record batches of BATCH_ROWS rows (default 65536),
+// whatever sizes the query's batches had: a filter leaves vectors of a few
+// rows, which would otherwise each become a record batch.
+TEST_F(CopyFiles, ArrowRecordBatchesHaveBatchRowsRows) {
+  auto batch_sizes = [](const std::string& path) {
+    std::vector<int64_t> sizes;
+    auto reader = ipc::IpcFileReader::Open(path);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    if (!reader.ok()) return sizes;
+    for (int i = 0; i < (*reader)->num_record_batches(); ++i) {
+      auto b = (*reader)->ReadRecordBatch(i);
+      EXPECT_TRUE(b.ok()) << b.status().ToString();
+      if (b.ok()) sizes.push_back((*b)->num_rows());
+    }
+    return sizes;
+  };
+  const std::string sparse = "SELECT g AS k, 'v' || g AS s FROM generate_series(1, 400000) t(g) WHERE g % 97 = 0";
+  ASSERT_EQ(Run("COPY (" + sparse + ") TO '" + dir_ + "/default.arrow'"), "COPY 4123");
+  EXPECT_EQ(batch_sizes(dir_ + "/default.arrow"), std::vector<int64_t>{4123});
+  ASSERT_EQ(Run("COPY (SELECT g AS k FROM generate_series(1, 150000) t(g)) TO '" + dir_ + "/big.arrow'"),
+            "COPY 150000");
+  EXPECT_EQ(batch_sizes(dir_ + "/big.arrow"), (std::vector<int64_t>{65536, 65536, 18928}));
+  ASSERT_EQ(Run("COPY (" + sparse + " ORDER BY g) TO '" + dir_ + "/small.arrow' (BATCH_ROWS 1000, STATS 'k')"),
+            "COPY 4123");
+  EXPECT_EQ(batch_sizes(dir_ + "/small.arrow"), (std::vector<int64_t>{1000, 1000, 1000, 1000, 123}));
+  // Rows and their order survive the merging and cutting.
+  EXPECT_EQ(Run("SELECT count(*), sum(k), min(s), max(k) FROM \"" + dir_ + "/small.arrow\""),
+            "4123|824657722|v100007|399931\n");
+  EXPECT_EQ(Run("SELECT k FROM \"" + dir_ + "/small.arrow\" LIMIT 3"), "97\n194\n291\n");
+  const std::string plan = Run("EXPLAIN ANALYZE SELECT count(*) FROM \"" + dir_ + "/small.arrow\" WHERE k < 500");
+  EXPECT_NE(plan.find("units=5 pruned=4"), std::string::npos) << plan;
 }
 
 TEST_F(CopyFiles, CopyFromIsAnInsert) {

@@ -86,8 +86,8 @@ def sorted_files(quiver_bin, ssb):
     src = d / "lineorder.arrow"
     quiver(quiver_bin,
            f"COPY (SELECT * FROM '{src}' ORDER BY lo_orderdate) TO '{d}/lo_stats.arrow' "
-           f"(FORMAT arrow, STATS 'lo_orderdate');"
-           f"COPY (SELECT * FROM '{src}' ORDER BY lo_orderdate) TO '{d}/lo_plain.arrow' (FORMAT arrow)", "csv")
+           f"(FORMAT arrow, STATS 'lo_orderdate', BATCH_ROWS 2048);"
+           f"COPY (SELECT * FROM '{src}' ORDER BY lo_orderdate) TO '{d}/lo_plain.arrow' (FORMAT arrow, BATCH_ROWS 2048)", "csv")
     return d, schemas["lineorder"]
 
 
