@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 #include "catalog/catalog.h"
 #include "catalog/glob.h"
@@ -295,6 +296,8 @@ struct BoundFile {
   std::vector<Value> virtuals;  // per table column: a virtual value, or NULL (a missing column)
   std::vector<TypeRef> types;   // per table column: the field's engine type (may be narrower)
   std::vector<bool> missing;    // per table column: absent from the file (missing_columns 'null')
+  // per table column: virtual_metadata_split's value for each unit (else empty)
+  std::vector<std::vector<Value>> unit_values;
 };
 
 // Integers and floats a file stores narrower than declared are read widened
@@ -360,7 +363,7 @@ Result<std::vector<Value>> VirtualValues(const FileEntry& entry, const ForeignTa
   std::vector<Value> out;
   for (size_t c = 0; c < def.columns.size(); ++c) {
     const ForeignColumnDef& col = def.columns[c];
-    if (col.virtual_key.empty()) {
+    if (col.virtual_key.empty()) {  // a file column, or metadata: known once the file is open
       out.push_back(Value::Null(schema.field(static_cast<int>(c))->type));
       continue;
     }
@@ -378,6 +381,73 @@ Result<std::vector<Value>> VirtualValues(const FileEntry& entry, const ForeignTa
   return out;
 }
 
+// The text of a virtual_metadata key in `s`: the schema's custom metadata
+// KEY, else field f's metadata k for KEY = "f.k" (the longest f that is a
+// field). nullopt when there is none.
+std::optional<std::string> MetadataText(const Schema& s, const std::string& key) {
+  for (const auto& [k, v] : s.metadata) {
+    if (k == key) return v;
+  }
+  for (size_t dot = key.rfind('.'); dot != std::string::npos && dot > 0; dot = key.rfind('.', dot - 1)) {
+    const int f = FindField(s, key.substr(0, dot));
+    if (f < 0) continue;
+    for (const auto& [k, v] : s.field(f)->metadata) {
+      if (k == key.substr(dot + 1)) return v;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Fills column c's value (virtual_metadata) or values per unit
+// (virtual_metadata_split) from the open file's metadata.
+Status BindMetadataColumn(const ForeignColumnDef& col, const TypeRef& type, size_t c, BoundFile* b) {
+  ForeignColumnDef typed = col;
+  typed.type = type;
+  const std::optional<std::string> text = MetadataText(*b->reader->schema(), col.metadata_key);
+  if (!col.metadata_split) {
+    if (text.has_value()) {
+      QUIVER_ASSIGN_OR_RAISE(b->virtuals[c], VirtualValue(*text, typed, b->path));
+    } else {
+      b->virtuals[c] = Value::Null(type);
+    }
+    return Status::OK();
+  }
+  const int units = b->reader->num_units();
+  if (units < 0)
+    return Status::Invalid("file '{}': virtual_metadata_split column \"{}\" needs a file of record batches "
+                           "or row groups (Arrow IPC file or Parquet), not a stream or CSV",
+                           b->path, col.name)
+        .WithSqlState("HV00D");
+  std::vector<Value>& values = b->unit_values[c];
+  if (!text.has_value()) {
+    values.assign(static_cast<size_t>(units), Value::Null(type));
+    return Status::OK();
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text->find(',', start);
+    std::string token = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    token.erase(0, token.find_first_not_of(' '));
+    token.erase(token.find_last_not_of(' ') + 1);
+    // An empty token (pg2arrow writes none for a batch of NULLs) is NULL.
+    if (token.empty()) {
+      values.push_back(Value::Null(type));
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(Value v, VirtualValue(token, typed, b->path));
+      values.push_back(std::move(v));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (values.size() != static_cast<size_t>(units))
+    return Status::Invalid("file '{}': metadata '{}' of virtual_metadata_split column \"{}\" has {} values for "
+                           "{} record batches",
+                           b->path, col.metadata_key, col.name, values.size(), units)
+        .WithSqlState("HV00D");
+  return Status::OK();
+}
+
 // Opens `entry` and finds each file column's field, checking its type.
 Result<BoundFile> BindFile(const FileEntry& entry, const ForeignTableDef& def, const Schema& schema,
                            std::vector<Value> virtuals, bool missing_null) {
@@ -391,10 +461,12 @@ Result<BoundFile> BindFile(const FileEntry& entry, const ForeignTableDef& def, c
   for (size_t c = 0; c < def.columns.size(); ++c) {
     const ForeignColumnDef& col = def.columns[c];
     const TypeRef& want = schema.field(static_cast<int>(c))->type;
-    if (!col.virtual_key.empty()) {
+    b.unit_values.emplace_back();
+    if (col.is_virtual()) {
       b.field.push_back(-1);
       b.types.push_back(want);
       b.missing.push_back(false);
+      if (!col.metadata_key.empty()) QUIVER_RETURN_NOT_OK(BindMetadataColumn(col, want, c, &b));
       continue;
     }
     const std::string& fname = col.field.empty() ? col.name : col.field;
@@ -493,7 +565,7 @@ class ForeignScanPlan final : public ScanPlan {
     }
     counters().units_read++;
     counters().rows_read += rows;
-    return Assemble(file, fc.empty() ? nullptr : batch, rows);
+    return Assemble(file, fc.empty() ? nullptr : batch, rows, u.unit);
   }
   RecordBatchReader* stream() override { return stream_files_.empty() ? nullptr : &stream_; }
 
@@ -502,14 +574,17 @@ class ForeignScanPlan final : public ScanPlan {
  private:
   // The output batch: file columns converted to the declared types, virtual
   // columns as constants.
-  Result<RecordBatchRef> Assemble(const BoundFile& file, const RecordBatchRef& batch, int64_t rows) {
+  Result<RecordBatchRef> Assemble(const BoundFile& file, const RecordBatchRef& batch, int64_t rows, int unit) {
     std::vector<ArrayRef> cols;
     int k = 0;
     for (size_t o = 0; o < columns_.size(); ++o) {
       const int c = columns_[o];
       const TypeRef& type = table_schema_->field(c)->type;
       if (file.field[static_cast<size_t>(c)] < 0) {
-        QUIVER_ASSIGN_OR_RAISE(auto a, MakeArrayFromValue(file.virtuals[static_cast<size_t>(c)], rows, pool_));
+        const auto& per_unit = file.unit_values[static_cast<size_t>(c)];
+        const Value& v = per_unit.empty() ? file.virtuals[static_cast<size_t>(c)]
+                                          : per_unit[static_cast<size_t>(unit)];
+        QUIVER_ASSIGN_OR_RAISE(auto a, MakeArrayFromValue(v, rows, pool_));
         cols.push_back(std::move(a));
       } else {
         auto a = ToEngineArray(batch->column(k++), file.types[static_cast<size_t>(c)], pool_);
@@ -547,7 +622,7 @@ class ForeignScanPlan final : public ScanPlan {
         }
         plan_->counters().rows_read += batch->num_rows();
         const bool only_virtual = plan_->file_columns_[static_cast<size_t>(file_)].empty();
-        QUIVER_ASSIGN_OR_RAISE(*out, plan_->Assemble(f, only_virtual ? nullptr : batch, batch->num_rows()));
+        QUIVER_ASSIGN_OR_RAISE(*out, plan_->Assemble(f, only_virtual ? nullptr : batch, batch->num_rows(), -1));
         return Status::OK();
       }
     }
@@ -590,6 +665,17 @@ UnitStatistics VirtualStatistics(const std::vector<Value>& virtuals, const Forei
     if (!virtuals[c].is_null()) s.nulls[c] = 0;
   }
   return s;
+}
+
+// Exact statistics of the metadata columns of `b`'s unit `unit`.
+void AddMetadataStatistics(const BoundFile& b, const ForeignTableDef& def, int unit, UnitStatistics* s) {
+  for (size_t c = 0; c < def.columns.size(); ++c) {
+    if (def.columns[c].metadata_key.empty()) continue;
+    const Value& v = b.unit_values[c].empty() ? b.virtuals[c] : b.unit_values[c][static_cast<size_t>(unit)];
+    s->min[c] = v;
+    s->max[c] = v;
+    s->nulls[c] = v.is_null() ? s->rows : 0;
+  }
 }
 
 bool MayMatch(const UnitStatistics& s, const std::vector<ScanPredicate>& predicates) {
@@ -639,6 +725,8 @@ std::string ForeignTableDef::ToSql() const {
     std::vector<std::string> o;
     if (!c.field.empty()) o.push_back("field " + QuoteLiteral(c.field));
     if (!c.virtual_key.empty()) o.push_back("virtual " + QuoteLiteral(c.virtual_key));
+    if (!c.metadata_key.empty())
+      o.push_back((c.metadata_split ? "virtual_metadata_split " : "virtual_metadata ") + QuoteLiteral(c.metadata_key));
     if (!o.empty()) {
       s += " OPTIONS (";
       for (size_t k = 0; k < o.size(); ++k) s += (k ? ", " : "") + o[k];
@@ -690,7 +778,7 @@ Result<std::shared_ptr<ForeignTable>> ForeignTable::Open(ForeignTableDef def) {
   }
   std::vector<FieldRef> fields;
   for (ForeignColumnDef& c : def.columns) {
-    if (IsBareNumeric(c.type_sql) && c.virtual_key.empty() && first != nullptr) {
+    if (IsBareNumeric(c.type_sql) && !c.is_virtual() && first != nullptr) {
       const int f = FindField(*first->schema(), c.field.empty() ? c.name : c.field);
       if (f >= 0) {
         auto e = ToEngineType(first->schema()->field(f)->type);
@@ -754,10 +842,12 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
     for (int u = 0; u < n; ++u) {
       ++total;
       ForeignScanPlan::Unit unit{f, u, VirtualStatistics(b.virtuals, def_, reader->unit_rows(u), &b.missing)};
+      AddMetadataStatistics(b, def_, u, &unit.stats);
       bool have_stats = false;
       for (const int column : stat_columns) {
         if (column < 0 || column >= ncols) continue;
         if (b.missing[static_cast<size_t>(column)]) have_stats = true;  // all NULL here
+        if (!def_.columns[static_cast<size_t>(column)].metadata_key.empty()) have_stats = true;  // exact
         if (b.field[static_cast<size_t>(column)] < 0) continue;
         const formats::ColumnStatistics s = reader->unit_statistics(u, b.field[static_cast<size_t>(column)]);
         const TypeRef& et = schema_->field(column)->type;

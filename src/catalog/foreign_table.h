@@ -6,7 +6,12 @@
 //                   [hive_partitioning 'true'] [parallel_workers 'n']
 //   column options  field 'name' (the file field it reads), virtual 'KEY'
 //                   (the value a pattern capture or a Hive directory
-//                   `KEY=value` gives each file)
+//                   `KEY=value` gives each file), virtual_metadata 'KEY'
+//                   (the value of the file's schema custom metadata KEY, or
+//                   of field f's metadata k for 'f.k'; NULL when the file
+//                   has no such key), virtual_metadata_split 'KEY' (that
+//                   value split at commas, one token per record batch or
+//                   row group: PG-Strom's min_values / max_values lists)
 //
 // The files may mix formats (Arrow IPC, Parquet, CSV: detected per file).
 // Each declared column must find its field in every file, with the same
@@ -37,6 +42,10 @@ struct ForeignColumnDef {
   bool not_null = false;
   std::string field;         // column option `field` ("" = the column's name)
   std::string virtual_key;   // column option `virtual` ("" = a file column)
+  std::string metadata_key;  // column option `virtual_metadata[_split]`
+  bool metadata_split = false;
+  // Not read from a field of the file: a pattern capture or metadata.
+  bool is_virtual() const { return !virtual_key.empty() || !metadata_key.empty(); }
 };
 
 struct ForeignTableDef {

@@ -72,17 +72,23 @@ Result<std::string> ExecuteCreateForeignTable(const sql::CreateForeignTableState
       } else if (o.name == "virtual") {
         col.virtual_key = o.value;
       } else if (o.name == "virtual_metadata" || o.name == "virtual_metadata_split") {
-        return Status::Unsupported("the column option {} (metadata as column values)", o.name)
-            .WithPosition(o.location);
+        if (o.value.empty())
+          return Status::Invalid("column option {} needs a metadata key", o.name)
+              .WithSqlState("HV00D")
+              .WithPosition(o.location);
+        col.metadata_key = o.value;
+        col.metadata_split = o.name == "virtual_metadata_split";
       } else {
         return Status::Invalid("invalid option \"{}\"", o.name)
             .WithSqlState("HV00D")
-            .WithHint("Valid column options are: field, virtual")
+            .WithHint("Valid column options are: field, virtual, virtual_metadata, virtual_metadata_split")
             .WithPosition(o.location);
       }
     }
-    if (!col.field.empty() && !col.virtual_key.empty())
-      return Status::Invalid("column \"{}\": the options field and virtual exclude each other", c.name)
+    if ((!col.field.empty()) + (!col.virtual_key.empty()) + (!col.metadata_key.empty()) > 1)
+      return Status::Invalid(
+                 "column \"{}\": the options field, virtual and virtual_metadata[_split] exclude each other",
+                 c.name)
           .WithSqlState("HV00D")
           .WithPosition(c.location);
     def.columns.push_back(std::move(col));

@@ -115,8 +115,8 @@ def test_options_are_checked(quiver_bin, mytest):
          'invalid option "compression"'),
         (f"CREATE FOREIGN TABLE f (id int OPTIONS (fieldname 'id')) SERVER arrow_fdw OPTIONS (file '{path}')",
          'invalid option "fieldname"'),
-        (f"CREATE FOREIGN TABLE f (id int OPTIONS (virtual_metadata 'k')) SERVER arrow_fdw OPTIONS (file '{path}')",
-         "unsupported: the column option virtual_metadata"),
+        (f"CREATE FOREIGN TABLE f (id int OPTIONS (virtual_metadata_spilt 'k')) SERVER arrow_fdw "
+         f"OPTIONS (file '{path}')", 'invalid option "virtual_metadata_spilt"'),
         ("CREATE FOREIGN TABLE f (id int) SERVER arrow_fdw OPTIONS (pattern 'x_*.arrow')",
          "needs the option file, files or dir"),
         (f"CREATE FOREIGN TABLE f (id int) SERVER arrow_fdw OPTIONS (file '{path}', pattern '*.arrow')",
@@ -522,6 +522,62 @@ def test_copy_writes_statistics_that_arrow_fdw_reads(quiver_bin, tmp_path):
 
 
 # --- schema evolution: missing_columns, widened types ---------------------------------------------
+
+def test_virtual_metadata_columns(quiver_bin, tmp_path):
+    """virtual_metadata 'KEY' reads the schema's custom metadata (or field f's with 'f.k'), one
+    value per file; virtual_metadata_split 'KEY' splits it at commas, one value per record batch
+    (here PG-Strom's min_values lists). Both prune: their values are exact statistics."""
+    batches = sorted_batches(n_batches=4, rows=100)
+    for name, source in [("a", "sensor-7"), ("b", "sensor-9")]:
+        write_with_field_stats(tmp_path / f"{name}.arrow", batches, ["key"])
+        t = ipc.open_file(tmp_path / f"{name}.arrow").read_all()
+        schema = t.schema.with_metadata({"source": source, "day": "2024-03-01", "batches": "4"})
+        with ipc.new_file(tmp_path / f"{name}.arrow", schema) as w:
+            for b in batches:
+                w.write_batch(pa.record_batch(b.columns, schema=schema))
+    prelude = (f"CREATE FOREIGN TABLE m (key bigint, src text OPTIONS (virtual_metadata 'source'), "
+               f"day date OPTIONS (virtual_metadata 'day'), nb int OPTIONS (virtual_metadata 'batches'), "
+               f"lo bigint OPTIONS (virtual_metadata_split 'key.min_values'), "
+               f"hi bigint OPTIONS (virtual_metadata_split 'key.max_values'), "
+               f"nothing text OPTIONS (virtual_metadata 'no such key')) "
+               f"SERVER arrow_fdw OPTIONS (dir '{tmp_path}', suffix '.arrow');")
+    t = quiver_query(quiver_bin, prelude, "SELECT src, day, nb, lo, hi, nothing, count(*) AS n, min(key) AS kmin, "
+                                          "max(key) AS kmax FROM m GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY src, lo")
+    rows = t.to_pylist()
+    assert len(rows) == 8, rows
+    for i, r in enumerate(rows):
+        b = i % 4
+        assert r == {"src": ["sensor-7", "sensor-9"][i // 4], "day": datetime.date(2024, 3, 1), "nb": 4,
+                     "lo": b * 100, "hi": b * 100 + 99, "nothing": None, "n": 100, "kmin": b * 100,
+                     "kmax": b * 100 + 99}, r
+    # Values as statistics: whole record batches and files are skipped.
+    sql = "SELECT count(*) AS n FROM m WHERE src = 'sensor-9' AND lo >= 200"
+    assert quiver_query(quiver_bin, prelude, sql).to_pylist() == [{"n": 200}]
+    out = run_sql(quiver_bin, prelude + "EXPLAIN ANALYZE " + sql).stdout
+    assert "units=8 pruned=6" in out, out
+    # Parquet's key-value metadata too, one value per row group when split.
+    pq.write_table(pa.table({"k": [1, 2, 3]}).replace_schema_metadata({"source": "pq-1", "rg": "a,b"}),
+                   tmp_path / "m.parquet", row_group_size=2)
+    t = quiver_query(quiver_bin, f"CREATE FOREIGN TABLE p (k bigint, s text OPTIONS (virtual_metadata 'source'), "
+                                 f"g text OPTIONS (virtual_metadata_split 'rg')) SERVER arrow_fdw "
+                                 f"OPTIONS (file '{tmp_path}/m.parquet');", "SELECT k, s, g FROM p ORDER BY k")
+    assert t.to_pylist() == [{"k": 1, "s": "pq-1", "g": "a"}, {"k": 2, "s": "pq-1", "g": "a"},
+                             {"k": 3, "s": "pq-1", "g": "b"}]
+
+
+@pytest.mark.parametrize("option,why", [
+    ("virtual_metadata_split 'key.max_values'", "has 3 values for 4 record batches"),
+    ("virtual_metadata 'key.max_values'", "cannot hold '99,199,299'"),
+    ("virtual_metadata ''", "needs a metadata key"),
+    ("virtual_metadata 'x', field 'key'", "exclude each other"),
+])
+def test_virtual_metadata_errors(quiver_bin, tmp_path, option, why):
+    batches = sorted_batches(n_batches=4, rows=100)
+    write_with_field_stats(tmp_path / "a.arrow", batches, ["key"], tamper=lambda lo, hi: (lo, hi[:3]))
+    proc = run_sql(quiver_bin, f"CREATE FOREIGN TABLE m (key bigint, v bigint OPTIONS ({option})) SERVER arrow_fdw "
+                               f"OPTIONS (file '{tmp_path}/a.arrow'); SELECT * FROM m", check=False)
+    assert proc.returncode != 0 and why in proc.stderr, proc.stderr
+
 
 def test_missing_columns_and_widened_types(quiver_bin, tmp_path):
     write_arrow(tmp_path / "old.arrow", pa.table({"a": pa.array([1, 2], pa.int32()), "f": pa.array([0.5, 1.5], pa.float32())}))
