@@ -3,6 +3,7 @@
 #include "catalog/file_table.h"
 #include "catalog/foreign_table.h"
 #include "catalog/memory_table.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 #include "vector/value.h"
 
@@ -42,7 +43,106 @@ bool IsForeign(const TableSource& t) {
   return dynamic_cast<const ForeignTable*>(&t) != nullptr || dynamic_cast<const FileTable*>(&t) != nullptr;
 }
 
+// PostgreSQL's type oids (pg_type.dat) and typlen of the engine's types.
+struct PgType {
+  int64_t oid;
+  const char* name;
+  int16_t len;
+};
+constexpr PgType kPgTypes[] = {
+    {16, "bool", 1},           {17, "bytea", -1},      {20, "int8", 8},          {21, "int2", 2},
+    {23, "int4", 4},           {25, "text", -1},       {114, "json", -1},        {700, "float4", 4},
+    {701, "float8", 8},        {1082, "date", 4},      {1083, "time", 8},        {1114, "timestamp", 8},
+    {1184, "timestamptz", 8},  {1186, "interval", 16}, {1700, "numeric", -1},    {3802, "jsonb", -1},
+};
+
+int64_t PgTypeOid(const DataType& t) {
+  switch (t.id) {
+    case TypeId::kBool: return 16;
+    case TypeId::kBinary: return 17;
+    case TypeId::kInt64: return 20;
+    case TypeId::kInt16: return 21;
+    case TypeId::kInt32: return 23;
+    case TypeId::kString: return IsJson(t) ? 114 : IsJsonb(t) ? 3802 : 25;
+    case TypeId::kFloat: return 700;
+    case TypeId::kDouble: return 701;
+    case TypeId::kDate32: return 1082;
+    case TypeId::kTime64: return 1083;
+    case TypeId::kTimestamp: return t.timezone.empty() ? 1114 : 1184;
+    case TypeId::kIntervalMonthDayNano: return 1186;
+    case TypeId::kDecimal128: return 1700;
+    default: return 0;
+  }
+}
+
+// Namespace oids as PostgreSQL's: pg_catalog 11, public 2200; ours for
+// information_schema. Relations are numbered from 16384 (FirstNormalObjectId)
+// in name order, so an oid holds for one query, not across DDL.
+constexpr int64_t kPgCatalogOid = 11;
+constexpr int64_t kPublicOid = 2200;
+constexpr int64_t kInformationSchemaOid = 13000;
+constexpr int64_t kFirstRelationOid = 16384;
+
+Value Oid(int64_t v) { return Value::Int64(v); }
+FieldRef OidField(const char* name) { return field(name, int64(), false); }
+
 }  // namespace
+
+Result<std::shared_ptr<TableSource>> PgCatalogTable(const Catalog& catalog, const std::string& name) {
+  const std::vector<std::string> names = catalog.TableNames();
+  if (name == "pg_namespace") {
+    TableBuilder b(name, {OidField("oid"), field("nspname", utf8(), false), OidField("nspowner")});
+    b.Add({Oid(kPgCatalogOid), Text("pg_catalog"), Oid(10)});
+    b.Add({Oid(kPublicOid), Text("public"), Oid(10)});
+    b.Add({Oid(kInformationSchemaOid), Text("information_schema"), Oid(10)});
+    return b.Finish();
+  }
+  if (name == "pg_type") {
+    TableBuilder b(name, {OidField("oid"), field("typname", utf8(), false), OidField("typnamespace"),
+                          field("typlen", int16(), false), field("typtype", utf8(), false)});
+    for (const PgType& t : kPgTypes) {
+      b.Add({Oid(t.oid), Text(t.name), Oid(kPgCatalogOid), Value::Int16(t.len), Text("b")});
+    }
+    return b.Finish();
+  }
+  if (name == "pg_class") {
+    TableBuilder b(name, {OidField("oid"), field("relname", utf8(), false), OidField("relnamespace"),
+                          field("relkind", utf8(), false), field("reltuples", float32(), false), field("relhasindex", boolean(), false),
+                          field("relpersistence", utf8(), false)});
+    for (size_t i = 0; i < names.size(); ++i) {
+      auto e = catalog.Lookup(names[i]);
+      if (e == nullptr) continue;
+      // relkind: r table, v view, f foreign table (files named in a view are foreign too).
+      const char* kind = e->view ? "v" : IsForeign(*e->table) ? "f" : "r";
+      float tuples = -1;  // PostgreSQL's "never analyzed"
+      if (e->table != nullptr && e->table->EstimatedRows() >= 0) tuples = static_cast<float>(e->table->EstimatedRows());
+      b.Add({Oid(kFirstRelationOid + static_cast<int64_t>(i)), Text(names[i]), Oid(kPublicOid), Text(kind),
+             Value::Float(tuples), Value::Boolean(false), Text("p")});
+    }
+    return b.Finish();
+  }
+  if (name == "pg_attribute") {
+    TableBuilder b(name, {OidField("attrelid"), field("attname", utf8(), false), OidField("atttypid"),
+                          field("attnum", int16(), false), field("atttypmod", int32(), false),
+                          field("attnotnull", boolean(), false), field("attisdropped", boolean(), false)});
+    for (size_t i = 0; i < names.size(); ++i) {
+      auto e = catalog.Lookup(names[i]);
+      if (e == nullptr || e->table == nullptr) continue;  // views' columns need binding
+      const SchemaRef s = e->table->schema();
+      for (int c = 0; c < s->num_fields(); ++c) {
+        const Field& f = *s->field(c);
+        // numeric(p,s)'s typmod is ((p << 16) | s) + 4, as PostgreSQL stores it.
+        const int32_t typmod =
+            f.type->id == TypeId::kDecimal128 ? ((f.type->precision << 16) | f.type->scale) + 4 : -1;
+        b.Add({Oid(kFirstRelationOid + static_cast<int64_t>(i)), Text(f.name), Oid(PgTypeOid(*f.type)),
+               Value::Int16(static_cast<int16_t>(c + 1)), Value::Int32(typmod), Value::Boolean(!f.nullable),
+               Value::Boolean(false)});
+      }
+    }
+    return b.Finish();
+  }
+  return std::shared_ptr<TableSource>();
+}
 
 Result<std::shared_ptr<TableSource>> InformationSchemaTable(const Catalog& catalog, const std::string& name) {
   const std::vector<std::string> names = catalog.TableNames();

@@ -10,6 +10,16 @@
 //   information_schema.foreign_tables          foreign_table_name, foreign_server_name
 //   information_schema.foreign_table_options   foreign_table_name, option_name, option_value
 //
+// and the pg_catalog tables that tools read for a table list, with
+// PostgreSQL's column names and oids (oid columns as bigint):
+//
+//   pg_catalog.pg_namespace   oid, nspname, nspowner
+//   pg_catalog.pg_class       oid, relname, relnamespace, relkind ('r', 'v', 'f'),
+//                             reltuples (-1 when unknown), relhasindex, relpersistence
+//   pg_catalog.pg_attribute   attrelid, attname, atttypid, attnum, atttypmod, attnotnull,
+//                             attisdropped (tables and foreign tables)
+//   pg_catalog.pg_type        oid, typname, typnamespace, typlen, typtype (the engine's types)
+//
 // Names and types as PostgreSQL's views (text for its sql_identifier and
 // character_data domains). There is one catalog, "quiver", and one schema,
 // "public".
@@ -24,5 +34,6 @@ namespace quiver {
 
 // Null when `name` is not one of the tables above.
 Result<std::shared_ptr<TableSource>> InformationSchemaTable(const Catalog& catalog, const std::string& name);
+Result<std::shared_ptr<TableSource>> PgCatalogTable(const Catalog& catalog, const std::string& name);
 
 }  // namespace quiver

@@ -175,6 +175,17 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
     return MakeGet(system, ref.alias, ref.name, ref.location);
   }
   auto entry = state_->catalog ? state_->catalog->Lookup(ref.name) : nullptr;
+  // pg_catalog's tables, qualified or not (a table of the same name wins
+  // over an unqualified reference).
+  if (state_->catalog != nullptr &&
+      (ref.schema == "pg_catalog" || (ref.schema.empty() && entry == nullptr && ref.name.rfind("pg_", 0) == 0))) {
+    QUIVER_ASSIGN_OR_RAISE(auto system, PgCatalogTable(*state_->catalog, ref.name));
+    if (system != nullptr) return MakeGet(system, ref.alias, ref.name, ref.location);
+    if (ref.schema == "pg_catalog")
+      return Status::KeyError("relation \"pg_catalog.{}\" does not exist", ref.name)
+          .WithSqlState(sqlstate::kUndefinedTable)
+          .WithPosition(ref.location);
+  }
   if (entry != nullptr) {
     if (entry->view) {
       Binder view_binder(state_, nullptr);
