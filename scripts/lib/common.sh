@@ -14,7 +14,7 @@ QUIVER_APT_PACKAGES=(
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
   libpg-query-dev libprotobuf-dev protobuf-compiler libssl-dev
   libgrpc++-dev protobuf-compiler-grpc libsodium-dev
-  libedit-dev libre2-dev
+  libedit-dev libre2-dev libsqlite3-dev libavro-dev
   clang libclang-rt-14-dev
   tzdata
 )

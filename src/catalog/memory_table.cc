@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "catalog/table_store.h"
 #include "columnar/batch_util.h"
 
 namespace quiver {
@@ -107,9 +108,30 @@ TableVersionRef MemoryTable::version() const {
 int64_t MemoryTable::EstimatedRows() const { return version()->num_rows; }
 
 Result<std::unique_ptr<ScanPlan>> MemoryTable::Plan(const ScanRequest& request) const {
-  auto plan = std::make_unique<MemoryScanPlan>(ScanSchema(schema_, request.columns), batches(),
-                                               request.columns);
-  plan->counters().units_total = plan->num_units();
+  TableVersionRef v = version();
+  std::vector<RecordBatchRef> kept;
+  int64_t pruned = 0;
+  const bool have_stats = v->unit_statistics.size() == v->batches.size();
+  for (size_t i = 0; i < v->batches.size(); ++i) {
+    bool may_match = true;
+    if (have_stats) {
+      for (const ScanPredicate& p : request.predicates) {
+        if (!UnitMayMatch(v->unit_statistics[i], p)) {
+          may_match = false;
+          break;
+        }
+      }
+    }
+    if (may_match) {
+      kept.push_back(v->batches[i]);
+    } else {
+      ++pruned;
+    }
+  }
+  auto plan = std::make_unique<MemoryScanPlan>(ScanSchema(schema_, request.columns),
+                                               std::move(kept), request.columns);
+  plan->counters().units_total = static_cast<int64_t>(v->batches.size());
+  plan->counters().units_pruned = pruned;
   return std::unique_ptr<ScanPlan>(std::move(plan));
 }
 
@@ -118,6 +140,7 @@ Result<TableVersionRef> MemoryTable::AppendTo(const SchemaRef& schema, const Tab
   auto next = std::make_shared<TableVersion>();
   next->batches = base->batches;
   next->num_rows = base->num_rows;
+  next->appended_to = base.get();
   for (const auto& b : batches) next->num_rows += b->num_rows();
   QUIVER_RETURN_NOT_OK(AppendCoalesced(schema, std::move(batches), &next->batches));
   return TableVersionRef(std::move(next));
@@ -125,7 +148,11 @@ Result<TableVersionRef> MemoryTable::AppendTo(const SchemaRef& schema, const Tab
 
 Result<TableVersionRef> MemoryTable::MakeVersion(const SchemaRef& schema,
                                                  std::vector<RecordBatchRef> batches) {
-  return AppendTo(schema, std::make_shared<const TableVersion>(), std::move(batches));
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef v, AppendTo(schema, std::make_shared<const TableVersion>(),
+                                                     std::move(batches)));
+  // Not an append to anything that lives on: the empty base dies here.
+  std::const_pointer_cast<TableVersion>(v)->appended_to = nullptr;
+  return v;
 }
 
 Status MemoryTable::CheckNotNull(const RecordBatch& b) const {
@@ -142,7 +169,11 @@ Status MemoryTable::CheckNotNull(const RecordBatch& b) const {
 
 Status MemoryTable::Commit(const VersionMaker& make) {
   std::lock_guard<std::mutex> writing(write_mu_);
-  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next, make(version(), &writer_state_));
+  TableVersionRef current = version();
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next, make(current, &writer_state_));
+  if (store_ != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(next, store_->Commit(current, std::move(next)));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   version_ = std::move(next);
   return Status::OK();

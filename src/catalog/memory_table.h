@@ -12,6 +12,7 @@
 namespace quiver {
 
 struct TableConstraints;  // catalog/table_constraints.h
+class TableStore;         // catalog/table_store.h
 
 // One state of a table's rows. Immutable once published: scans, a
 // transaction's savepoints and a commit in progress hold versions while
@@ -19,6 +20,15 @@ struct TableConstraints;  // catalog/table_constraints.h
 struct TableVersion {
   std::vector<RecordBatchRef> batches;
   int64_t num_rows = 0;
+  // Set by AppendTo: the version whose rows are this one's first rows (the
+  // rest are new), so that a TableStore writes only the new rows. Compared,
+  // never dereferenced.
+  const TableVersion* appended_to = nullptr;
+  // Per batch, when known (tables of a --db database: one per data file):
+  // scans skip batches whose statistics rule out a predicate.
+  std::vector<UnitStatistics> unit_statistics;
+  // The TableStore's own description of this version (an Iceberg snapshot).
+  std::shared_ptr<const void> storage;
 };
 using TableVersionRef = std::shared_ptr<const TableVersion>;
 
@@ -44,8 +54,9 @@ class MemoryTable final : public TableSource {
 
   // A writer's commit. Under the table's write lock (writers take turns),
   // `make` computes the next version from the current one, checking the
-  // constraints against it; on success that version is published, else the
-  // table is unchanged. `writer_state` persists between commits for `make`'s
+  // constraints against it; with a store, the store then makes it durable
+  // (and may return it re-laid out); on success that version is published,
+  // else the table is unchanged. `writer_state` persists between commits for `make`'s
   // use (execution/constraint_check.h keeps the unique keys of the version
   // it last built there; it must tag them with the version they describe).
   using VersionMaker = std::function<Result<TableVersionRef>(const TableVersionRef& current,
@@ -61,8 +72,14 @@ class MemoryTable final : public TableSource {
   // Restores an earlier version (a transaction's private table at ROLLBACK TO).
   void Restore(TableVersionRef v);
 
+  // Where commits are made durable (catalog/table_store.h); null: memory only.
+  // Set once, before the table is shared.
+  void set_store(std::shared_ptr<TableStore> store) { store_ = std::move(store); }
+  const std::shared_ptr<TableStore>& store() const { return store_; }
+
   // A table of the same name, schema and constraints sharing the current
   // rows: a transaction's private copy, written while the original is not.
+  // The copy has no store.
   std::shared_ptr<MemoryTable> Clone() const;
 
   // Appends rows (NOT NULL checked; PRIMARY KEY, UNIQUE and CHECK are not:
@@ -87,6 +104,7 @@ class MemoryTable final : public TableSource {
   std::string name_;
   SchemaRef schema_;
   std::shared_ptr<const TableConstraints> constraints_;
+  std::shared_ptr<TableStore> store_;
   mutable std::mutex write_mu_;         // held by a writer from reading to publishing
   std::shared_ptr<void> writer_state_;  // GUARDED_BY(write_mu_)
   mutable std::mutex mu_;

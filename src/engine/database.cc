@@ -11,6 +11,7 @@
 #include "columnar/builder.h"
 #include "common/io.h"
 #include "common/memory_release.h"
+#include "catalog/table_store.h"
 #include "engine/copy_options.h"
 #include "engine/copy_output.h"
 #include "engine/foreign_ddl.h"
@@ -489,6 +490,8 @@ struct Database::Impl {
       std::shared_ptr<MemoryTable> table;
       QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindCreateTableAs(s, &table));
       QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
+      // Stored with its rows as one commit (catalog/table_store.h).
+      if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table));
       QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
       return Command(fmt::format("SELECT {}", n), n);
     }
@@ -506,6 +509,7 @@ struct Database::Impl {
       plan::Binder binder(&state);
       QUIVER_RETURN_NOT_OK(binder.CheckTableExpressions(*table));
     }
+    if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table));
     QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
     return Command("CREATE TABLE");
   }
@@ -549,6 +553,15 @@ struct Database::Impl {
     }
     const bool view = s.object == sql::DropStatement::kView;
     for (const auto& name : s.names) {
+      if (!view && db->options_.storage) {
+        // The stored catalog's row goes first: a failure there leaves the
+        // table in place everywhere.
+        auto entry = Cat()->Lookup(name);
+        auto table = entry ? std::dynamic_pointer_cast<MemoryTable>(entry->table) : nullptr;
+        if (table != nullptr && table->store() != nullptr) {
+          QUIVER_RETURN_NOT_OK(db->options_.storage->DropTable(table->name()));
+        }
+      }
       QUIVER_RETURN_NOT_OK(Cat()->Drop(name, view, s.if_exists));
     }
     return Command(view ? "DROP VIEW" : "DROP TABLE");
@@ -683,6 +696,12 @@ struct Database::Impl {
                  "connection: each statement commits on its own")
           .WithSqlState(sqlstate::kFeatureNotSupported);
     }
+    if (t.what == "begin" && db->options_.storage) {
+      return Status::Unsupported(
+                 "transaction blocks (BEGIN ... COMMIT) in a --db database: each statement "
+                 "commits on its own")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
     if (t.what == "begin") {
       // Inside a block PostgreSQL warns "there is already a transaction in
       // progress" and goes on; an aborted block refuses it.
@@ -756,6 +775,26 @@ struct Database::Impl {
     return options.session != nullptr ? options.session.get() : default_session.get();
   }
 
+  // What a --db database cannot keep yet is refused rather than held in
+  // memory and lost at exit.
+  static Status CheckStorable(const sql::Statement& stmt) {
+    const char* what = nullptr;
+    switch (stmt.kind) {
+      case sql::StatementKind::kCreateView:
+        what = "CREATE VIEW";
+        break;
+      case sql::StatementKind::kCreateForeignTable:
+      case sql::StatementKind::kImportForeignSchema:
+      case sql::StatementKind::kAlterForeignTable:
+        what = "foreign tables";
+        break;
+      default:
+        return Status::OK();
+    }
+    return Status::Unsupported("{} in a --db database: not stored yet", what)
+        .WithSqlState(sqlstate::kFeatureNotSupported);
+  }
+
   // One statement in its session: transaction statements, or any other in
   // the session's transaction block (whose failure aborts the block).
   Result<QueryResult> RunStatement(sql::Statement& stmt, const std::vector<Value>& params,
@@ -776,6 +815,7 @@ struct Database::Impl {
   }
 
   Result<QueryResult> ExecuteStatement(sql::Statement& stmt, const std::vector<Value>& params) {
+    if (db->options_.storage) QUIVER_RETURN_NOT_OK(CheckStorable(stmt));
     switch (stmt.kind) {
       case sql::StatementKind::kSelect:
         return ExecuteSelect(static_cast<sql::SelectStatement&>(stmt), params);

@@ -34,7 +34,8 @@
 
 namespace quiver {
 
-class Session;  // engine/session.h: a connection's transaction block
+class Session;          // engine/session.h: a connection's transaction block
+class DatabaseStorage;  // catalog/table_store.h: tables kept on disk (--db)
 
 struct DatabaseOptions {
   // Per-query memory limit in bytes; < 0: 80% of physical memory.
@@ -52,6 +53,8 @@ struct DatabaseOptions {
   // query sees are the same either way; only a violating write would go
   // unnoticed.
   bool informational_constraints = false;
+  // Where tables are kept (`quiver sql --db DIR`); null: in memory only.
+  std::shared_ptr<DatabaseStorage> storage;
 };
 
 struct QueryResult {

@@ -26,6 +26,7 @@
 #include "server/engine_backend.h"
 #include "server/flight_server.h"
 #include "tools/commands.h"
+#include "tools/database_dir.h"
 #include "tools/demo_data.h"
 
 namespace quiver::cli {
@@ -49,6 +50,7 @@ struct ServeArgs {
   int64_t demo_rows = 100000;
   int threads = 0;
   bool verbose = false;
+  std::string db_dir;  // --db
 };
 
 std::string TableNameFor(const std::filesystem::path& path) {
@@ -209,8 +211,14 @@ Status RunServe(const ServeArgs& args) {
     QUIVER_ASSIGN_OR_RAISE(db_options.memory_limit, ParseMemorySize(args.memory_limit));
     options.memory_limit = db_options.memory_limit;
   }
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &db_options));
   auto db = std::make_shared<Database>(db_options);
   std::vector<std::string> tables;
+  if (stored) {
+    QUIVER_RETURN_NOT_OK(stored->LoadInto(db->catalog()));
+    tables.push_back(fmt::format("the tables of {} ({})", stored->dir(),
+                                 db->catalog()->TableNames().size()));
+  }
   for (const auto& dir : args.data) {
     std::error_code ec;
     const auto canonical = std::filesystem::canonical(dir, ec);
@@ -223,7 +231,7 @@ Status RunServe(const ServeArgs& args) {
       QUIVER_RETURN_NOT_OK(AddDataDirectory(db.get(), dir, policy, &tables));
     }
   }
-  if (args.data.empty()) {
+  if (args.data.empty() && !stored) {
     QUIVER_RETURN_NOT_OK(AddDemoTables(db.get(), args.demo_rows));
     tables.push_back(fmt::format("readings ({} rows of demo sensor data)", args.demo_rows));
   }
@@ -289,6 +297,7 @@ CommandAction AddServeCommand(CLI::App* app) {
                   "Directory whose Arrow, Parquet and CSV files (and directories of them) become "
                   "tables, named after the file; queries may read and write files only in these "
                   "directories (repeatable; without --data, queries read and write no files)");
+  cmd->add_option("--db", args->db_dir, kDbOptionHelp)->option_text("DIR");
   cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1; 0.0.0.0: all)");
   cmd->add_option("--port", args->port, "Port to listen on (default 31337; 0: any free port)")
       ->check(CLI::Range(0, 65535));

@@ -37,6 +37,7 @@
 #include "formats/ipc/writer.h"
 #include "sql/parser.h"
 #include "tools/commands.h"
+#include "tools/database_dir.h"
 #include "tools/shell/shell.h"
 #include "vector/json_type.h"
 
@@ -57,6 +58,7 @@ struct SqlArgs {
   // psql's ON_ERROR_STOP off: report a failing statement and run the next.
   bool keep_going = false;
   std::vector<std::string> disabled_rules;
+  std::string db_dir;  // --db
 };
 
 Status Write(const std::string& s) {
@@ -461,7 +463,9 @@ Status RunShell(const SqlArgs& args) {
   if (!args.memory_limit.empty()) {
     QUIVER_ASSIGN_OR_RAISE(options.memory_limit, ParseMemorySize(args.memory_limit));
   }
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
   Database db(options);
+  if (stored) QUIVER_RETURN_NOT_OK(stored->LoadInto(db.catalog()));
   shell::ShellOptions shell_options;
   shell_options.max_rows = args.max_rows;
   return shell::RunShell(&db, shell_options);
@@ -481,7 +485,9 @@ Status RunSql(const SqlArgs& args) {
   options.optimize = !args.no_optimizer;
   options.runtime_filters = !args.no_runtime_filters;
   options.disabled_optimizer_rules = args.disabled_rules;
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
   Database db(options);
+  if (stored) QUIVER_RETURN_NOT_OK(stored->LoadInto(db.catalog()));
   const auto start = std::chrono::steady_clock::now();
   if (!args.timing && args.repeat <= 1) {
     const std::string source = !args.statements.empty() ? ""
@@ -604,6 +610,7 @@ CommandAction AddSqlCommand(CLI::App* app) {
                   "Run each query N times (for timing; the last result is printed)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
+  cmd->add_option("--db", args->db_dir, kDbOptionHelp)->option_text("DIR");
   cmd->add_flag("--keep-going", args->keep_going,
                 "After a failing statement, report it and run the next ones (psql's default; "
                 "exit status 1 at the end)");

@@ -1,5 +1,6 @@
 #include "formats/parquet/schema_writer.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace quiver::parquet {
@@ -89,6 +90,15 @@ class Converter {
     if (type->id == TypeId::kDictionary) type = type->value_type.get();
     SchemaElement e;
     e.name = f.name;
+    // Arrow's convention for Parquet field ids (Iceberg's data files carry
+    // them): the field's PARQUET:field_id metadata.
+    for (const auto& [key, value] : f.metadata) {
+      int32_t id = 0;
+      if (key == "PARQUET:field_id" &&
+          std::from_chars(value.data(), value.data() + value.size(), id).ec == std::errc()) {
+        e.field_id = id;
+      }
+    }
     bool nullable = f.nullable;
     if (type->id == TypeId::kNull) nullable = true;  // only nulls: must be OPTIONAL
     e.repetition_type = repeated   ? Repetition::kRepeated

@@ -1,0 +1,37 @@
+// TableStore: where a MemoryTable's commits are made durable (the Iceberg
+// tables of a --db database, storage/iceberg_store.h). MemoryTable::Commit
+// calls it between computing the next version and publishing it, under the
+// table's write lock: a failed store commit leaves the table unchanged.
+#pragma once
+
+#include "catalog/memory_table.h"
+
+namespace quiver {
+
+class TableStore {
+ public:
+  virtual ~TableStore() = default;
+  // Makes `next` durable as the successor of `current` (`next->appended_to
+  // == current.get()`: an append of the rows after current's). Returns the
+  // version to publish: `next` or the same rows laid out as stored (with
+  // unit statistics and the store's state).
+  virtual Result<TableVersionRef> Commit(const TableVersionRef& current,
+                                         TableVersionRef next) = 0;
+};
+
+// The tables of a database kept on disk (`quiver sql --db DIR`), for the
+// engine's CREATE TABLE and DROP TABLE. The engine refuses what a storage
+// cannot keep yet (views, foreign tables, transaction blocks) rather than
+// holding it in memory only.
+class DatabaseStorage {
+ public:
+  virtual ~DatabaseStorage() = default;
+  // Stores a new table with its current rows (CREATE TABLE AS fills the
+  // table first) as one commit, and sets the table's store.
+  virtual Status CreateTable(const std::shared_ptr<MemoryTable>& table) = 0;
+  // Removes the table from the stored catalog (its files stay, as an
+  // Iceberg catalog's drop without purge leaves them).
+  virtual Status DropTable(const std::string& name) = 0;
+};
+
+}  // namespace quiver

@@ -1,0 +1,590 @@
+#include "storage/iceberg_database.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "catalog/file_table.h"
+#include "catalog/table_constraints.h"
+#include "common/io.h"
+#include "formats/file_format.h"
+#include "storage/iceberg_manifest.h"
+#include "storage/iceberg_metadata.h"
+#include "vector/value.h"
+
+namespace quiver {
+
+namespace {
+
+namespace fs = std::filesystem;
+using iceberg::DataFile;
+using iceberg::ManifestFile;
+using iceberg::TableMetadata;
+
+constexpr const char* kCatalogName = "quiver";
+constexpr const char* kNamespace = "public";
+// Batches of a stored table hold at most this many rows (morsels of a
+// parallel scan, units of pruning), as memory tables' do.
+constexpr int64_t kBatchRows = int64_t{64} << 10;
+
+// What a version of a stored table knows of its Iceberg state.
+struct IcebergState {
+  TableMetadata metadata;
+  std::string metadata_location;  // file:///.../metadata/vN.metadata.json
+  int version = 0;                // N
+  std::vector<ManifestFile> manifests;
+};
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t NewSnapshotId() {
+  std::random_device rd;
+  const uint64_t v = (uint64_t{rd()} << 32) | rd();
+  return static_cast<int64_t>(v >> 1) | 1;  // positive, non-zero
+}
+
+std::string FileUri(const std::string& path) { return "file://" + path; }
+
+bool HasBounds(const DataType& t) {
+  // Floating point bounds are left out: NaN orders differently in Iceberg
+  // and in the engine, and bounds are optional.
+  return t.id != TypeId::kFloat && t.id != TypeId::kDouble;
+}
+
+UnitStatistics ComputeStatistics(const RecordBatch& b) {
+  UnitStatistics s;
+  s.rows = b.num_rows();
+  for (int c = 0; c < b.num_columns(); ++c) {
+    const ArrayData& a = *b.column(c);
+    Value lo;
+    Value hi;
+    int64_t nulls = 0;
+    const bool bounds = HasBounds(*a.type);
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (a.IsNull(i)) {
+        ++nulls;
+        continue;
+      }
+      if (!bounds) continue;
+      Value v = ValueFromArray(a, i);
+      if (lo.is_null() || v.Compare(lo) < 0) lo = v;
+      if (hi.is_null() || v.Compare(hi) > 0) hi = std::move(v);
+    }
+    s.min.push_back(std::move(lo));
+    s.max.push_back(std::move(hi));
+    s.nulls.push_back(nulls);
+  }
+  return s;
+}
+
+// Rows [from, to) of `batches`, as zero-copy slices of at most kBatchRows.
+std::vector<RecordBatchRef> SliceRows(const SchemaRef& schema,
+                                      const std::vector<RecordBatchRef>& batches, int64_t from,
+                                      int64_t to) {
+  std::vector<RecordBatchRef> out;
+  int64_t at = 0;
+  for (const auto& b : batches) {
+    const int64_t begin = std::max(from, at);
+    const int64_t end = std::min(to, at + b->num_rows());
+    for (int64_t r = begin; r < end; r += kBatchRows) {
+      RecordBatchRef part = b->Slice(r - at, std::min(kBatchRows, end - r));
+      out.push_back(RecordBatch::Make(schema, part->num_rows(), part->columns()));
+    }
+    at += b->num_rows();
+  }
+  return out;
+}
+
+Status Sqlite(sqlite3* db, int rc, const std::string& what) {
+  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::OK();
+  return Status::IOError("catalog database: {}: {}", what, sqlite3_errmsg(db))
+      .WithSqlState(sqlstate::kIoError);
+}
+
+// A prepared statement, finalized on scope exit.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Status status() const { return Sqlite(db_, rc_, "prepare"); }
+  void Bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+  }
+  sqlite3_stmt* get() { return stmt_; }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+std::string Column(sqlite3_stmt* s, int i) {
+  const unsigned char* t = sqlite3_column_text(s, i);
+  return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+class IcebergTableStore;
+
+// Writes one commit (steps 1-4 of iceberg_database.h) and returns the
+// version to publish. `base` is null for CREATE TABLE; `append`: the new
+// snapshot keeps base's files.
+Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
+                                    const SchemaRef& schema, const IcebergState* base,
+                                    const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
+                                    bool append);
+
+class IcebergTableStore final : public TableStore {
+ public:
+  IcebergTableStore(std::shared_ptr<IcebergDatabase> db, std::string name, SchemaRef schema)
+      : db_(std::move(db)), name_(std::move(name)), schema_(std::move(schema)) {}
+
+  Result<TableVersionRef> Commit(const TableVersionRef& current, TableVersionRef next) override {
+    auto state = std::static_pointer_cast<const IcebergState>(current->storage);
+    if (state == nullptr) {
+      return Status::UnknownError("internal error: stored table \"{}\" without its Iceberg state",
+                                  name_);
+    }
+    if (next->appended_to == current.get()) {
+      if (next->num_rows == current->num_rows) return current;  // nothing appended
+      return WriteCommit(db_.get(), name_, schema_, state.get(), current,
+                         SliceRows(schema_, next->batches, current->num_rows, next->num_rows),
+                         true);
+    }
+    return WriteCommit(db_.get(), name_, schema_, state.get(), nullptr,
+                       SliceRows(schema_, next->batches, 0, next->num_rows), false);
+  }
+
+ private:
+  std::shared_ptr<IcebergDatabase> db_;
+  std::string name_;
+  SchemaRef schema_;
+};
+
+// The table's schema with Iceberg field ids, as its data files carry them.
+SchemaRef WithFieldIds(const SchemaRef& schema, const std::vector<iceberg::SchemaField>& fields) {
+  std::vector<FieldRef> out;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const Field& f = *schema->field(i);
+    out.push_back(field(f.name, f.type, f.nullable,
+                        {{"PARQUET:field_id", std::to_string(fields[static_cast<size_t>(i)].id)}}));
+  }
+  return quiver::schema(std::move(out));
+}
+
+Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
+                                    const SchemaRef& schema, const IcebergState* base,
+                                    const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
+                                    bool append) {
+  auto state = std::make_shared<IcebergState>();
+  if (base != nullptr) {
+    state->metadata = base->metadata;
+    state->version = base->version + 1;
+    if (append) state->manifests = base->manifests;
+  } else {
+    // A new table: a location of its own, so that a table dropped and
+    // created again never shares files with the old one.
+    state->metadata.table_uuid = iceberg::NewUuid();
+    state->metadata.location = FileUri(fmt::format("{}/{}.db/{}-{}", db->dir(), kNamespace, name,
+                                                   state->metadata.table_uuid.substr(0, 8)));
+    QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
+    state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
+    state->version = 1;
+  }
+  TableMetadata& m = state->metadata;
+  QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(m.location));
+  std::error_code ec;
+  fs::create_directories(location + "/data", ec);
+  if (!ec) fs::create_directories(location + "/metadata", ec);
+  if (ec) return Status::IOError("cannot create \"{}\": {}", location, ec.message());
+
+  int64_t new_rows = 0;
+  for (const auto& b : rows) new_rows += b->num_rows();
+  const bool snapshot = base != nullptr || new_rows > 0;
+  std::vector<UnitStatistics> stats;
+  for (const auto& b : rows) stats.push_back(ComputeStatistics(*b));
+
+  const int64_t now = NowMs();
+  if (snapshot) {
+    const int64_t snapshot_id = NewSnapshotId();
+    const int64_t seq = m.last_sequence_number + 1;
+    const std::string uuid = iceberg::NewUuid();
+    if (new_rows > 0) {
+      // 1. The data file.
+      DataFile f;
+      const std::string path = fmt::format("{}/data/{:05d}-{}.parquet", location, seq, uuid);
+      f.path = FileUri(path);
+      f.record_count = new_rows;
+      {
+        QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(path));
+        QUIVER_ASSIGN_OR_RAISE(auto writer,
+                               formats::MakeTableWriter(formats::FileFormat::kParquet, path,
+                                                        file.get(), WithFieldIds(schema, m.fields)));
+        for (const auto& b : rows) QUIVER_RETURN_NOT_OK(writer->Write(*b));
+        QUIVER_RETURN_NOT_OK(writer->Close());
+        f.file_size = file->Tell();
+        QUIVER_RETURN_NOT_OK(file->Commit());
+      }
+      for (int c = 0; c < schema->num_fields(); ++c) {
+        const int id = m.fields[static_cast<size_t>(c)].id;
+        int64_t nulls = 0;
+        Value lo;
+        Value hi;
+        for (const UnitStatistics& s : stats) {
+          nulls += s.nulls[static_cast<size_t>(c)];
+          const Value& a = s.min[static_cast<size_t>(c)];
+          const Value& b = s.max[static_cast<size_t>(c)];
+          if (!a.is_null() && (lo.is_null() || a.Compare(lo) < 0)) lo = a;
+          if (!b.is_null() && (hi.is_null() || b.Compare(hi) > 0)) hi = b;
+        }
+        f.value_counts[id] = new_rows;
+        f.null_counts[id] = nulls;
+        if (!lo.is_null()) {
+          QUIVER_ASSIGN_OR_RAISE(f.lower_bounds[id], iceberg::SerializeBound(lo));
+          QUIVER_ASSIGN_OR_RAISE(f.upper_bounds[id], iceberg::SerializeBound(hi));
+        }
+      }
+      // 2. Its manifest.
+      QUIVER_ASSIGN_OR_RAISE(
+          ManifestFile manifest,
+          iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
+                                 m.fields, m.schema_id, snapshot_id, seq, {f}));
+      state->manifests.push_back(std::move(manifest));
+    }
+    const std::string list =
+        FileUri(fmt::format("{}/metadata/snap-{}-1-{}.avro", location, snapshot_id, uuid));
+    QUIVER_RETURN_NOT_OK(iceberg::WriteManifestList(list, snapshot_id, m.current_snapshot_id, seq,
+                                                    state->manifests));
+    iceberg::Snapshot snap;
+    snap.snapshot_id = snapshot_id;
+    snap.parent_snapshot_id = m.current_snapshot_id;
+    snap.sequence_number = seq;
+    snap.timestamp_ms = now;
+    snap.manifest_list = list;
+    snap.operation = append ? "append" : (new_rows > 0 ? "overwrite" : "delete");
+    snap.summary = {{"added-records", std::to_string(new_rows)},
+                    {"added-data-files", new_rows > 0 ? "1" : "0"}};
+    snap.schema_id = m.schema_id;
+    m.snapshots.push_back(std::move(snap));
+    m.snapshot_log.emplace_back(now, snapshot_id);
+    m.current_snapshot_id = snapshot_id;
+    m.last_sequence_number = seq;
+  }
+  // 3. The metadata file.
+  if (base != nullptr) m.metadata_log.emplace_back(base->metadata.last_updated_ms, base->metadata_location);
+  m.last_updated_ms = now;
+  const std::string metadata_path =
+      fmt::format("{}/metadata/v{}.metadata.json", location, state->version);
+  {
+    // A file of that name is left over from a commit that crashed before
+    // step 4 (this process holds the database): nothing refers to it.
+    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(metadata_path));
+    const std::string text = iceberg::ToJson(m);
+    QUIVER_RETURN_NOT_OK(file->Write(text.data(), static_cast<int64_t>(text.size())));
+    QUIVER_RETURN_NOT_OK(file->Commit());
+  }
+  state->metadata_location = FileUri(metadata_path);
+  // 4. The catalog's compare-and-swap.
+  QUIVER_RETURN_NOT_OK(db->SwapMetadataLocation(
+      name, base != nullptr ? base->metadata_location : "", state->metadata_location));
+
+  auto version = std::make_shared<TableVersion>();
+  if (kept != nullptr) {
+    version->batches = kept->batches;
+    version->unit_statistics = kept->unit_statistics;
+    version->num_rows = kept->num_rows;
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    version->num_rows += rows[i]->num_rows();
+    version->batches.push_back(std::move(rows[i]));
+    version->unit_statistics.push_back(std::move(stats[i]));
+  }
+  version->storage = std::move(state);
+  return TableVersionRef(std::move(version));
+}
+
+// Reads a stored table: its metadata, manifests and data files.
+Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergDatabase>& db,
+                                               const std::string& name,
+                                               const std::string& metadata_location) {
+  QUIVER_ASSIGN_OR_RAISE(std::string path, iceberg::LocalPath(metadata_location));
+  QUIVER_ASSIGN_OR_RAISE(auto buffer, ReadFileFully(path));
+  auto state = std::make_shared<IcebergState>();
+  QUIVER_ASSIGN_OR_RAISE(
+      state->metadata,
+      iceberg::ParseTableMetadata(std::string(reinterpret_cast<const char*>(buffer->data()),
+                                              static_cast<size_t>(buffer->size())),
+                                  path));
+  state->metadata_location = metadata_location;
+  state->version = static_cast<int>(state->metadata.metadata_log.size()) + 1;
+  const std::string file_name = fs::path(path).filename().string();
+  int n = 0;
+  if (std::sscanf(file_name.c_str(), "v%d.metadata.json", &n) == 1 && n > 0) state->version = n;
+  QUIVER_ASSIGN_OR_RAISE(SchemaRef schema, iceberg::EngineSchema(state->metadata));
+  // Engine schema without the ids (the ids are the state's).
+  std::vector<FieldRef> plain;
+  for (const auto& f : schema->fields) plain.push_back(field(f->name, f->type, f->nullable));
+  schema = quiver::schema(std::move(plain));
+
+  auto version = std::make_shared<TableVersion>();
+  if (const iceberg::Snapshot* snap = state->metadata.current_snapshot()) {
+    QUIVER_ASSIGN_OR_RAISE(state->manifests, iceberg::ReadManifestList(snap->manifest_list));
+    for (const ManifestFile& mf : state->manifests) {
+      if (mf.content != 0) {
+        return Status::Unsupported("Iceberg delete files (table \"{}\")", name);
+      }
+      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path));
+      for (const DataFile& f : files) {
+        if (f.content != 0) return Status::Unsupported("Iceberg delete files (table \"{}\")", name);
+        std::string format = f.format;
+        std::transform(format.begin(), format.end(), format.begin(), ::toupper);
+        if (format != "PARQUET") {
+          return Status::Unsupported("Iceberg data files in {} (table \"{}\")", f.format, name);
+        }
+        QUIVER_ASSIGN_OR_RAISE(std::string file_path, iceberg::LocalPath(f.path));
+        QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name, file_path));
+        // Columns by name (schema evolution by field id is not read yet).
+        ScanRequest request;
+        for (const auto& want : schema->fields) {
+          int found = -1;
+          for (int i = 0; i < file->schema()->num_fields(); ++i) {
+            if (file->schema()->field(i)->name == want->name) found = i;
+          }
+          if (found < 0) {
+            return Status::Unsupported("data file {} of table \"{}\" lacks column \"{}\"",
+                                       file_path, name, want->name);
+          }
+          if (!file->schema()->field(found)->type->Equals(*want->type)) {
+            return Status::Unsupported(
+                "column \"{}\" of data file {} has type {}, the table {} (table \"{}\")",
+                want->name, file_path, file->schema()->field(found)->type->ToString(),
+                want->type->ToString(), name);
+          }
+          request.columns.push_back(found);
+        }
+        QUIVER_ASSIGN_OR_RAISE(auto plan, file->Plan(request));
+        std::vector<RecordBatchRef> read;
+        for (int64_t u = 0; u < plan->num_units(); ++u) {
+          QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
+          read.push_back(std::move(b));
+        }
+        int64_t total = 0;
+        for (const auto& b : read) total += b->num_rows();
+        for (auto& b : SliceRows(schema, read, 0, total)) {
+          version->num_rows += b->num_rows();
+          version->unit_statistics.push_back(ComputeStatistics(*b));
+          version->batches.push_back(std::move(b));
+        }
+      }
+    }
+  }
+  version->storage = state;
+  auto table = std::make_shared<MemoryTable>(name, schema);
+  table->Restore(std::move(version));
+  table->set_store(std::make_shared<IcebergTableStore>(db, name, schema));
+  return table;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<IcebergDatabase>> IcebergDatabase::Open(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError("cannot create database directory \"{}\": {}", dir, ec.message());
+  const fs::path abs = fs::absolute(dir, ec);
+  if (ec) return Status::IOError("database directory \"{}\": {}", dir, ec.message());
+  std::shared_ptr<IcebergDatabase> db(new IcebergDatabase());
+  db->dir_ = abs.lexically_normal().string();
+  while (db->dir_.size() > 1 && db->dir_.back() == '/') db->dir_.pop_back();
+
+  const std::string lock_path = db->dir_ + "/quiver.lock";
+  db->lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (db->lock_fd_ < 0) {
+    return Status::IOError("cannot open \"{}\": {}", lock_path, std::strerror(errno));
+  }
+  if (::flock(db->lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {0};
+    const ssize_t n = ::pread(db->lock_fd_, pid, sizeof(pid) - 1, 0);
+    std::string holder = n > 0 ? std::string(pid, static_cast<size_t>(n)) : "";
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    return Status::IOError(
+               "database \"{}\" is in use by another Quiver process{}: one process at a time "
+               "opens a database",
+               db->dir_, holder.empty() ? "" : " (pid " + holder + ")")
+        .WithSqlState("55006");  // object_in_use
+  }
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(db->lock_fd_, 0) != 0 ||
+      ::pwrite(db->lock_fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    return Status::IOError("cannot write \"{}\": {}", lock_path, std::strerror(errno));
+  }
+
+  const std::string catalog_path = db->dir_ + "/catalog.db";
+  const int rc = sqlite3_open_v2(catalog_path.c_str(), &db->db_,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::IOError("cannot open catalog \"{}\": {}", catalog_path,
+                           db->db_ ? sqlite3_errmsg(db->db_) : sqlite3_errstr(rc));
+  }
+  sqlite3_busy_timeout(db->db_, 5000);
+  // The tables of Iceberg's JDBC catalog (its "V1" schema, with
+  // iceberg_type), as pyiceberg's SqlCatalog creates them too.
+  QUIVER_RETURN_NOT_OK(db->Exec(
+      "CREATE TABLE IF NOT EXISTS iceberg_tables ("
+      "catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT NULL, "
+      "table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), "
+      "previous_metadata_location VARCHAR(1000), iceberg_type VARCHAR(5), "
+      "PRIMARY KEY (catalog_name, table_namespace, table_name))"));
+  QUIVER_RETURN_NOT_OK(db->Exec(
+      "CREATE TABLE IF NOT EXISTS iceberg_namespace_properties ("
+      "catalog_name VARCHAR(255) NOT NULL, namespace VARCHAR(255) NOT NULL, "
+      "property_key VARCHAR(255) NOT NULL, property_value VARCHAR(1000), "
+      "PRIMARY KEY (catalog_name, namespace, property_key))"));
+  QUIVER_RETURN_NOT_OK(db->Exec(fmt::format(
+      "INSERT OR IGNORE INTO iceberg_namespace_properties VALUES ('{}', '{}', 'exists', 'true')",
+      kCatalogName, kNamespace)));
+  return db;
+}
+
+IcebergDatabase::~IcebergDatabase() {
+  if (db_ != nullptr) sqlite3_close(db_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+}
+
+Status IcebergDatabase::Exec(const std::string& sql) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    Status st = Status::IOError("catalog database: {}", err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return st;
+  }
+  return Status::OK();
+}
+
+Status IcebergDatabase::LoadInto(Catalog* catalog) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stmt s(db_,
+           "SELECT table_name, metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
+           "table_namespace = ? AND (iceberg_type IS NULL OR iceberg_type = 'TABLE') "
+           "ORDER BY table_name");
+    QUIVER_RETURN_NOT_OK(s.status());
+    s.Bind(1, kCatalogName);
+    s.Bind(2, kNamespace);
+    int rc;
+    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+      rows.emplace_back(Column(s.get(), 0), Column(s.get(), 1));
+    }
+    QUIVER_RETURN_NOT_OK(Sqlite(db_, rc, "reading iceberg_tables"));
+  }
+  for (const auto& [name, location] : rows) {
+    auto table = LoadTable(shared_from_this(), name, location);
+    if (!table.ok()) {
+      return table.status().WithContext(fmt::format("opening table \"{}\" of {}", name, dir_));
+    }
+    QUIVER_RETURN_NOT_OK(catalog->CreateTable(name, *table));
+  }
+  return Status::OK();
+}
+
+Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
+  if (const TableConstraints* c = table->constraints().get()) {
+    if (!c->unique.empty() || !c->checks.empty() || c->HasDefaults()) {
+      return Status::Unsupported(
+                 "PRIMARY KEY, UNIQUE, CHECK and DEFAULT in a --db table: not stored yet "
+                 "(NOT NULL is)")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+  }
+  // Field ids need each column's Iceberg type; the checks come first.
+  for (const auto& f : table->schema()->fields) {
+    QUIVER_RETURN_NOT_OK(iceberg::IcebergTypeOf(*f->type).status());
+  }
+  TableVersionRef current = table->version();
+  QUIVER_ASSIGN_OR_RAISE(
+      TableVersionRef v,
+      WriteCommit(this, table->name(), table->schema(), nullptr, nullptr,
+                  SliceRows(table->schema(), current->batches, 0, current->num_rows), true));
+  table->Restore(std::move(v));
+  table->set_store(
+      std::make_shared<IcebergTableStore>(shared_from_this(), table->name(), table->schema()));
+  return Status::OK();
+}
+
+Status IcebergDatabase::DropTable(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
+         "table_name = ?");
+  QUIVER_RETURN_NOT_OK(s.status());
+  s.Bind(1, kCatalogName);
+  s.Bind(2, kNamespace);
+  s.Bind(3, name);
+  return Sqlite(db_, sqlite3_step(s.get()), "DROP TABLE");
+}
+
+Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std::string& expected,
+                                             const std::string& next) {
+  std::lock_guard<std::mutex> lock(mu_);
+  QUIVER_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+  auto rollback = [&](Status st) {
+    (void)Exec("ROLLBACK");
+    return st;
+  };
+  if (expected.empty()) {
+    Stmt s(db_,
+           "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+           "metadata_location, previous_metadata_location, iceberg_type) "
+           "VALUES (?, ?, ?, ?, NULL, 'TABLE')");
+    if (!s.status().ok()) return rollback(s.status());
+    s.Bind(1, kCatalogName);
+    s.Bind(2, kNamespace);
+    s.Bind(3, table);
+    s.Bind(4, next);
+    const int rc = sqlite3_step(s.get());
+    if (rc == SQLITE_CONSTRAINT) {
+      return rollback(Status::Invalid("relation \"{}\" already exists in the catalog of {}", table,
+                                      dir_)
+                          .WithSqlState(sqlstate::kDuplicateTable));
+    }
+    if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "CREATE TABLE"));
+  } else {
+    Stmt s(db_,
+           "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? "
+           "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
+           "metadata_location = ?");
+    if (!s.status().ok()) return rollback(s.status());
+    s.Bind(1, next);
+    s.Bind(2, expected);
+    s.Bind(3, kCatalogName);
+    s.Bind(4, kNamespace);
+    s.Bind(5, table);
+    s.Bind(6, expected);
+    const int rc = sqlite3_step(s.get());
+    if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "commit"));
+    if (sqlite3_changes(db_) != 1) {
+      return rollback(Status::Invalid(
+                          "could not serialize access due to concurrent update: table \"{}\" "
+                          "was changed or dropped by another writer of {}",
+                          table, dir_)
+                          .WithSqlState("40001"));
+    }
+  }
+  return Exec("COMMIT");
+}
+
+}  // namespace quiver

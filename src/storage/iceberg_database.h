@@ -1,0 +1,69 @@
+// A database in a directory (`quiver sql --db DIR`): Iceberg v2 tables
+// listed in DIR/catalog.db, a SQLite database with the tables of Iceberg's
+// JDBC / SQL catalog (iceberg_tables, iceberg_namespace_properties), so that
+// pyiceberg's SqlCatalog("quiver", uri="sqlite:///DIR/catalog.db",
+// warehouse="file://DIR") and Java's JdbcCatalog open it. Catalog name
+// "quiver", namespace "public"; a table lives under
+// DIR/public.db/<name>-<uuid>/ (data/*.parquet, metadata/*.avro,
+// metadata/vN.metadata.json).
+//
+// One commit per statement (IcebergTableStore::Commit, called by
+// MemoryTable::Commit under the table's write lock):
+//   1. new rows -> one Parquet data file (field ids, fsynced, renamed in)
+//   2. manifest of the new files, manifest list of the snapshot (fsynced)
+//   3. metadata/v(N+1).metadata.json (fsynced, renamed in)
+//   4. SQLite transaction: UPDATE iceberg_tables SET metadata_location = new,
+//      previous_metadata_location = old WHERE ... AND metadata_location = old
+//      (no row changed: another writer committed first, 40001)
+//   5. the in-memory version is published
+// A crash before 4 leaves unreferenced files only (the catalog still names
+// the old metadata); after 4 the commit is durable.
+//
+// Tables are read into memory when the database opens (one batch per data
+// file's row group, with statistics; scans prune batches by them). One
+// process at a time: DIR/quiver.lock is held with flock(2).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/table_store.h"
+
+struct sqlite3;
+
+namespace quiver {
+
+class IcebergDatabase final : public DatabaseStorage,
+                              public std::enable_shared_from_this<IcebergDatabase> {
+ public:
+  // Creates DIR and its catalog when absent. Fails when another process
+  // holds the database.
+  static Result<std::shared_ptr<IcebergDatabase>> Open(const std::string& dir);
+  ~IcebergDatabase() override;
+
+  // Adds every stored table to `catalog`, its rows read.
+  Status LoadInto(Catalog* catalog);
+
+  Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
+  Status DropTable(const std::string& name) override;
+
+  const std::string& dir() const { return dir_; }
+
+  // The catalog row's compare-and-swap (step 4 above); an empty `expected`
+  // inserts the row (CREATE TABLE).
+  Status SwapMetadataLocation(const std::string& table, const std::string& expected,
+                              const std::string& next);
+
+ private:
+  IcebergDatabase() = default;
+  Status Exec(const std::string& sql);
+
+  std::string dir_;
+  int lock_fd_ = -1;
+  std::mutex mu_;  // the SQLite connection, used by one statement at a time
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace quiver

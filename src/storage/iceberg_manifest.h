@@ -1,0 +1,67 @@
+// Iceberg manifests and manifest lists (format version 2) in Avro, through
+// the C library libavro's generic values: the Avro schemas are the Iceberg
+// specification's, with its field-id attributes. libavro's file writer
+// cannot put the key-value metadata Iceberg asks for ("schema",
+// "partition-spec", "format-version", "content") into a file's header, so
+// the object container (header, blocks, sync markers) is framed here and
+// only the records are encoded by libavro. Files are read with libavro's
+// file reader (any codec it has), by field name.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "storage/iceberg_metadata.h"
+
+namespace quiver::iceberg {
+
+// One data file of a manifest (a manifest entry's data_file).
+struct DataFile {
+  int status = 1;   // manifest entry status: 0 existing, 1 added, 2 deleted
+  int content = 0;  // 0 data, 1 position deletes, 2 equality deletes
+  std::string path;
+  std::string format = "PARQUET";
+  int64_t record_count = 0;
+  int64_t file_size = 0;
+  std::map<int, int64_t> value_counts;  // by field id
+  std::map<int, int64_t> null_counts;
+  std::map<int, std::string> lower_bounds;  // single-value serialization
+  std::map<int, std::string> upper_bounds;
+};
+
+// One entry of a manifest list.
+struct ManifestFile {
+  std::string path;
+  int64_t length = 0;
+  int content = 0;  // 0 data, 1 deletes
+  int64_t sequence_number = 0;
+  int64_t min_sequence_number = 0;
+  int64_t added_snapshot_id = 0;
+  int32_t added_files = 0;
+  int32_t existing_files = 0;
+  int32_t deleted_files = 0;
+  int64_t added_rows = 0;
+  int64_t existing_rows = 0;
+  int64_t deleted_rows = 0;
+};
+
+// The local path of a file:// URI (or of a plain absolute path).
+Result<std::string> LocalPath(const std::string& uri);
+
+// Writes (fsynced) the manifest of `files`, all added by `snapshot_id` at
+// `sequence_number`, at `uri`; returns its manifest-list entry.
+Result<ManifestFile> WriteManifest(const std::string& uri, const std::vector<SchemaField>& fields,
+                                   int schema_id, int64_t snapshot_id, int64_t sequence_number,
+                                   const std::vector<DataFile>& files);
+Status WriteManifestList(const std::string& uri, int64_t snapshot_id,
+                         std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
+                         const std::vector<ManifestFile>& manifests);
+
+Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri);
+// Live entries only (status existing or added).
+Result<std::vector<DataFile>> ReadManifest(const std::string& uri);
+
+}  // namespace quiver::iceberg

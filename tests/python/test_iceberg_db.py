@@ -1,0 +1,216 @@
+"""`quiver sql --db DIR`: tables kept as Iceberg v2 tables in a SQLite catalog
+with the layout of Iceberg's JDBC / SQL catalog (issue 14, items 1-2).
+
+pyiceberg's SqlCatalog opens the same directory and must read every table
+equal to Quiver's own answer; tables pyiceberg appends to are read back by
+Quiver; tables survive a restart; a second process is refused.
+"""
+
+import subprocess
+import time
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pytest
+
+pyiceberg_sql = pytest.importorskip("pyiceberg.catalog.sql")
+
+
+def quiver_sql(quiver_bin, db, sql, check=True):
+    proc = subprocess.run(
+        [str(quiver_bin), "sql", "--db", str(db), sql],
+        capture_output=True, text=True, timeout=120,
+    )
+    if check and proc.returncode != 0:
+        pytest.fail(f"quiver sql failed ({proc.returncode}): {sql}\n{proc.stderr}", pytrace=False)
+    return proc
+
+
+def quiver_arrow(quiver_bin, db, sql):
+    proc = subprocess.run(
+        [str(quiver_bin), "sql", "--db", str(db), "--format", "arrow", sql],
+        capture_output=True, timeout=120,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"quiver sql failed: {sql}\n{proc.stderr.decode()}", pytrace=False)
+    return pa.ipc.open_stream(proc.stdout).read_all()
+
+
+def catalog(db):
+    return pyiceberg_sql.SqlCatalog(
+        "quiver", uri=f"sqlite:///{db}/catalog.db", warehouse=f"file://{db}"
+    )
+
+
+def rows(table, key):
+    """The rows of an Arrow table as dicts, sorted by `key` (row order
+    without ORDER BY is unspecified)."""
+    return sorted(table.to_pylist(), key=lambda r: (r[key] is None, r[key]))
+
+
+def assert_same(quiver_bin, db, name, key):
+    ours = quiver_arrow(quiver_bin, db, f"SELECT * FROM {name}")
+    theirs = catalog(db).load_table(f"public.{name}").scan().to_arrow()
+    assert ours.column_names == theirs.column_names
+    assert rows(ours, key) == rows(theirs, key)
+    return ours
+
+
+TYPES_DDL = (
+    "CREATE TABLE t (id integer NOT NULL, name text, price numeric(10,2), d date, "
+    "ts timestamp, tz timestamptz, flag boolean, big bigint, x double precision, r real)"
+)
+TYPES_ROWS = (
+    "INSERT INTO t VALUES "
+    "(1, 'one', 1.50, DATE '2024-01-31', TIMESTAMP '2024-01-31 10:00:00', "
+    "TIMESTAMPTZ '2024-01-31 10:00:00+00', true, 10000000000, 0.5, 1.25), "
+    "(2, NULL, -3.25, NULL, NULL, NULL, false, -1, NULL, NULL), "
+    "(3, 'três', NULL, DATE '1970-01-01', TIMESTAMP '1969-12-31 23:59:59.5', "
+    "TIMESTAMPTZ '2000-02-29 12:00:00+02', NULL, NULL, -1e300, 3)"
+)
+
+
+def test_create_insert_read_by_pyiceberg(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, f"{TYPES_DDL}; {TYPES_ROWS}")
+    ours = assert_same(quiver_bin, db, "t", "id")
+    assert ours.num_rows == 3
+    # A second statement is a second snapshot; pyiceberg sees both inserts.
+    quiver_sql(quiver_bin, db, "INSERT INTO t (id, name) VALUES (4, 'four'), (5, 'five')")
+    assert_same(quiver_bin, db, "t", "id")
+    table = catalog(db).load_table("public.t")
+    assert len(table.metadata.snapshots) == 2  # one per INSERT (CREATE makes none)
+    assert table.metadata.format_version == 2
+    # Field ids: the schema's, in the data files too (pyiceberg projects by id).
+    assert [f.field_id for f in table.schema().fields] == list(range(1, 11))
+    assert table.schema().find_field("id").required
+    files = list(table.scan().plan_files())
+    assert len(files) == 2
+    for task in files:
+        df = task.file
+        assert df.record_count in (3, 2)
+        assert df.value_counts[1] == df.record_count
+        assert 1 in df.lower_bounds and 1 in df.upper_bounds
+
+
+def test_ctas_copy_truncate_drop(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    csv = tmp_path / "in.csv"
+    pacsv.write_csv(pa.table({"k": [1, 2, 3, 4], "v": ["a", "b", None, "d"]}), csv)
+    quiver_sql(
+        quiver_bin, db,
+        f"CREATE TABLE c (k bigint, v text); COPY c FROM '{csv}' (FORMAT csv, HEADER true); "
+        "CREATE TABLE s AS SELECT k * 10 AS k10, upper(v) AS v FROM c WHERE k > 1",
+    )
+    assert_same(quiver_bin, db, "c", "k")
+    ours = assert_same(quiver_bin, db, "s", "k10")
+    assert sorted(ours.column("k10").to_pylist()) == [20, 30, 40]
+    quiver_sql(quiver_bin, db, "TRUNCATE c")
+    assert catalog(db).load_table("public.c").scan().to_arrow().num_rows == 0
+    assert quiver_arrow(quiver_bin, db, "SELECT count(*) AS n FROM c").column("n")[0].as_py() == 0
+    quiver_sql(quiver_bin, db, "DROP TABLE s")
+    assert not catalog(db).table_exists("public.s")
+    assert catalog(db).table_exists("public.c")
+    r = quiver_sql(quiver_bin, db, "SELECT * FROM s", check=False)
+    assert r.returncode != 0 and 'relation "s" does not exist' in r.stderr
+    # The name can be used again: the new table has files of its own.
+    quiver_sql(quiver_bin, db, "CREATE TABLE s (a int); INSERT INTO s VALUES (7)")
+    assert_same(quiver_bin, db, "s", "a")
+
+
+def test_update_delete_copy_on_write(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(
+        quiver_bin, db,
+        "CREATE TABLE u (k int, v text); "
+        "INSERT INTO u SELECT g, 'v' || g FROM generate_series(1, 1000) AS g",
+    )
+    quiver_sql(quiver_bin, db, "UPDATE u SET v = 'changed' WHERE k % 10 = 0")
+    quiver_sql(quiver_bin, db, "DELETE FROM u WHERE k > 900")
+    ours = assert_same(quiver_bin, db, "u", "k")
+    assert ours.num_rows == 900
+    assert sum(1 for v in ours.column("v").to_pylist() if v == "changed") == 90
+
+
+def test_restart_keeps_tables(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE p (a int, b text)")
+    for i in range(3):
+        quiver_sql(quiver_bin, db, f"INSERT INTO p VALUES ({i}, 'x{i}')")
+    out = quiver_arrow(quiver_bin, db, "SELECT a, b FROM p ORDER BY a")
+    assert out.to_pydict() == {"a": [0, 1, 2], "b": ["x0", "x1", "x2"]}
+    # QUIVER_DB names the directory too.
+    proc = subprocess.run(
+        [str(quiver_bin), "sql", "--format", "csv", "SELECT count(*) FROM p"],
+        capture_output=True, text=True, timeout=60, env={"QUIVER_DB": str(db), "PATH": "/usr/bin"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "3"
+
+
+def test_pruning_by_statistics(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE r (k int)")
+    for lo in (0, 1000, 2000):
+        quiver_sql(
+            quiver_bin, db,
+            f"INSERT INTO r SELECT g FROM generate_series({lo}, {lo + 999}) AS g",
+        )
+    # After a restart the statistics come back with the data.
+    out = quiver_sql(quiver_bin, db, "EXPLAIN ANALYZE SELECT count(*) FROM r WHERE k >= 2500").stdout
+    assert "units=3 pruned=2" in out, out
+    n = quiver_arrow(quiver_bin, db, "SELECT count(*) AS n FROM r WHERE k >= 2500")
+    assert n.column("n")[0].as_py() == 500
+
+
+def test_second_process_is_refused(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE l (a int)")
+    server = subprocess.Popen(
+        [str(quiver_bin), "serve", "--db", str(db), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        # The banner is printed once the database is open.
+        deadline = time.time() + 60
+        line = ""
+        while time.time() < deadline and not line:
+            line = server.stdout.readline()
+        assert line, server.stderr.read()
+        r = quiver_sql(quiver_bin, db, "SELECT * FROM l", check=False)
+        assert r.returncode != 0
+        assert "in use by another Quiver process" in r.stderr
+        assert f"pid {server.pid}" in r.stderr
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    # Free again once the holder is gone.
+    quiver_sql(quiver_bin, db, "SELECT * FROM l")
+
+
+def test_refused_on_db_tables(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE z (a int)")
+    for sql, message in [
+        ("CREATE VIEW v AS SELECT 1", "CREATE VIEW in a --db database"),
+        ("BEGIN", "transaction blocks"),
+        ("CREATE TABLE pk (a int PRIMARY KEY)", "PRIMARY KEY, UNIQUE, CHECK and DEFAULT"),
+        ("CREATE TABLE sm (a smallint)", "columns of type"),
+    ]:
+        r = quiver_sql(quiver_bin, db, sql, check=False)
+        assert r.returncode != 0, sql
+        assert message in r.stderr, (sql, r.stderr)
+    # Nothing of the refused tables was stored.
+    assert [t[1] for t in catalog(db).list_tables("public")] == ["z"]
+
+
+def test_table_written_by_pyiceberg(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE w (id bigint, s text); INSERT INTO w VALUES (1, 'q')")
+    table = catalog(db).load_table("public.w")
+    table.append(pa.table({"id": pa.array([2, 3], pa.int64()), "s": ["p", None]}))
+    ours = assert_same(quiver_bin, db, "w", "id")
+    assert ours.num_rows == 3
+    # Quiver appends after pyiceberg's snapshot; pyiceberg reads all of it.
+    quiver_sql(quiver_bin, db, "INSERT INTO w VALUES (4, 'r')")
+    assert assert_same(quiver_bin, db, "w", "id").num_rows == 4
