@@ -21,8 +21,8 @@ class TableStore {
 
 // The tables of a database kept on disk (`quiver sql --db DIR`), for the
 // engine's CREATE TABLE and DROP TABLE. The engine refuses what a storage
-// cannot keep yet (views, foreign tables, transaction blocks) rather than
-// holding it in memory only.
+// cannot keep yet (foreign tables, transaction blocks) rather than holding
+// it in memory only.
 class DatabaseStorage {
  public:
   virtual ~DatabaseStorage() = default;
@@ -32,6 +32,12 @@ class DatabaseStorage {
   // Removes the table from the stored catalog (its files stay, as an
   // Iceberg catalog's drop without purge leaves them).
   virtual Status DropTable(const std::string& name) = 0;
+  // Stores a view: its CREATE VIEW statement's text and its output columns
+  // (renamed as CREATE VIEW v (a, b) says). `replace`: CREATE OR REPLACE.
+  virtual Status CreateView(const std::string& name, const std::string& statement_text,
+                            const std::vector<std::pair<std::string, TypeRef>>& columns,
+                            bool replace) = 0;
+  virtual Status DropView(const std::string& name) = 0;
 };
 
 }  // namespace quiver

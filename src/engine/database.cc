@@ -524,6 +524,16 @@ struct Database::Impl {
       return Status::Invalid("CREATE VIEW specifies more column names than columns")
           .WithSqlState(sqlstate::kSyntaxError);
     }
+    if (db->options_.storage && (s.or_replace || Cat()->Lookup(s.name) == nullptr)) {
+      // Stored first: a failure leaves no view anywhere. (A name already
+      // taken without OR REPLACE is the catalog's error below.)
+      std::vector<std::pair<std::string, TypeRef>> columns;
+      for (size_t i = 0; i < q.names.size(); ++i) {
+        columns.emplace_back(i < s.columns.size() ? s.columns[i] : q.names[i], q.types[i]);
+      }
+      QUIVER_RETURN_NOT_OK(
+          db->options_.storage->CreateView(s.name, s.text, columns, s.or_replace));
+    }
     auto view = std::make_shared<ViewDefinition>();
     view->name = s.name;
     view->columns = s.columns;
@@ -553,6 +563,12 @@ struct Database::Impl {
     }
     const bool view = s.object == sql::DropStatement::kView;
     for (const auto& name : s.names) {
+      if (view && db->options_.storage) {
+        auto entry = Cat()->Lookup(name);
+        if (entry != nullptr && entry->view != nullptr) {
+          QUIVER_RETURN_NOT_OK(db->options_.storage->DropView(entry->view->name));
+        }
+      }
       if (!view && db->options_.storage) {
         // The stored catalog's row goes first: a failure there leaves the
         // table in place everywhere.
@@ -780,9 +796,6 @@ struct Database::Impl {
   static Status CheckStorable(const sql::Statement& stmt) {
     const char* what = nullptr;
     switch (stmt.kind) {
-      case sql::StatementKind::kCreateView:
-        what = "CREATE VIEW";
-        break;
       case sql::StatementKind::kCreateForeignTable:
       case sql::StatementKind::kImportForeignSchema:
       case sql::StatementKind::kAlterForeignTable:

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -529,12 +530,236 @@ Status IcebergDatabase::DropTable(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   Stmt s(db_,
          "DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
-         "table_name = ?");
+         "table_name = ? AND (iceberg_type IS NULL OR iceberg_type = 'TABLE')");
   QUIVER_RETURN_NOT_OK(s.status());
   s.Bind(1, kCatalogName);
   s.Bind(2, kNamespace);
   s.Bind(3, name);
   return Sqlite(db_, sqlite3_step(s.get()), "DROP TABLE");
+}
+
+namespace {
+
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
+// The query of a CREATE [OR REPLACE] [TEMP] VIEW statement: what follows
+// the AS after the name and the optional column list (the parser gives the
+// statement's text only). Quoted names may hold anything but their quote.
+static Result<std::string> ViewQuery(const std::string& statement) {
+  size_t i = 0;
+  const size_t n = statement.size();
+  auto skip_space = [&] {
+    while (i < n) {
+      if (std::isspace(static_cast<unsigned char>(statement[i]))) {
+        ++i;
+      } else if (statement.compare(i, 2, "--") == 0) {
+        while (i < n && statement[i] != '\n') ++i;
+      } else if (statement.compare(i, 2, "/*") == 0) {
+        const size_t end = statement.find("*/", i + 2);
+        i = end == std::string::npos ? n : end + 2;
+      } else {
+        break;
+      }
+    }
+  };
+  auto word = [&]() -> std::string {
+    skip_space();
+    std::string w;
+    if (i < n && statement[i] == '"') {
+      w.push_back('"');
+      ++i;
+      while (i < n) {
+        if (statement[i] == '"') {
+          if (i + 1 < n && statement[i + 1] == '"') {
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        ++i;
+      }
+      return w;  // a quoted name: never a keyword
+    }
+    while (i < n && (std::isalnum(static_cast<unsigned char>(statement[i])) || statement[i] == '_' ||
+                     statement[i] == '.' || static_cast<unsigned char>(statement[i]) >= 0x80)) {
+      w.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(statement[i]))));
+      ++i;
+    }
+    return w;
+  };
+  auto fail = [&]() { return Status::Invalid("cannot find the query of: {}", statement); };
+  if (word() != "CREATE") return fail();
+  std::string w = word();
+  if (w == "OR") {
+    if (word() != "REPLACE") return fail();
+    w = word();
+  }
+  if (w == "TEMP" || w == "TEMPORARY") w = word();
+  if (w != "VIEW") return fail();
+  // The name: words and quoted parts joined by dots.
+  do {
+    if (word().empty()) return fail();
+    skip_space();
+  } while (i < n && statement[i] == '.' && ++i);
+  skip_space();
+  if (i < n && statement[i] == '(') {
+    ++i;
+    while (true) {
+      skip_space();
+      if (i >= n) return fail();
+      if (statement[i] == ')') {
+        ++i;
+        break;
+      }
+      if (statement[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (word().empty()) return fail();
+    }
+  }
+  if (word() != "AS") return fail();
+  skip_space();
+  std::string query = statement.substr(i);
+  while (!query.empty() && (std::isspace(static_cast<unsigned char>(query.back())) || query.back() == ';')) {
+    query.pop_back();
+  }
+  if (query.empty()) return fail();
+  return query;
+}
+
+Status IcebergDatabase::CreateView(const std::string& name, const std::string& statement_text,
+                                   const std::vector<std::pair<std::string, TypeRef>>& columns,
+                                   bool replace) {
+  if (loading_) return Status::OK();
+  iceberg::ViewMetadata v;
+  v.view_uuid = iceberg::NewUuid();
+  QUIVER_ASSIGN_OR_RAISE(v.sql, ViewQuery(statement_text));
+  v.timestamp_ms = NowMs();
+  for (size_t i = 0; i < columns.size(); ++i) {
+    auto type = iceberg::IcebergTypeOf(*columns[i].second);
+    if (!type.ok()) {
+      return type.status().WithContext(
+          fmt::format("column \"{}\" of view \"{}\"", columns[i].first, name));
+    }
+    v.fields.push_back({static_cast<int>(i) + 1, columns[i].first, *type, false});
+  }
+  const std::string dir = fmt::format("{}/{}.db/views", dir_, kNamespace);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError("cannot create \"{}\": {}", dir, ec.message());
+  const std::string path = fmt::format("{}/{}-{}.metadata.json", dir, name, v.view_uuid);
+  v.location = FileUri(dir);
+  {
+    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(path));
+    const std::string text = iceberg::ToJson(v);
+    QUIVER_RETURN_NOT_OK(file->Write(text.data(), static_cast<int64_t>(text.size())));
+    QUIVER_RETURN_NOT_OK(file->Commit());
+  }
+  const std::string location = FileUri(path);
+  std::lock_guard<std::mutex> lock(mu_);
+  QUIVER_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+  auto rollback = [&](Status st) {
+    (void)Exec("ROLLBACK");
+    return st;
+  };
+  bool replaced = false;
+  if (replace) {
+    Stmt s(db_,
+           "UPDATE iceberg_tables SET previous_metadata_location = metadata_location, "
+           "metadata_location = ? WHERE catalog_name = ? AND table_namespace = ? AND "
+           "table_name = ? AND iceberg_type = 'VIEW'");
+    if (!s.status().ok()) return rollback(s.status());
+    s.Bind(1, location);
+    s.Bind(2, kCatalogName);
+    s.Bind(3, kNamespace);
+    s.Bind(4, name);
+    const int rc = sqlite3_step(s.get());
+    if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "CREATE VIEW"));
+    replaced = sqlite3_changes(db_) == 1;
+  }
+  if (!replaced) {
+    Stmt s(db_,
+           "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+           "metadata_location, previous_metadata_location, iceberg_type) "
+           "VALUES (?, ?, ?, ?, NULL, 'VIEW')");
+    if (!s.status().ok()) return rollback(s.status());
+    s.Bind(1, kCatalogName);
+    s.Bind(2, kNamespace);
+    s.Bind(3, name);
+    s.Bind(4, location);
+    const int rc = sqlite3_step(s.get());
+    if (rc == SQLITE_CONSTRAINT) {
+      return rollback(Status::Invalid("relation \"{}\" already exists in the catalog of {}", name,
+                                      dir_)
+                          .WithSqlState(sqlstate::kDuplicateTable));
+    }
+    if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "CREATE VIEW"));
+  }
+  return Exec("COMMIT");
+}
+
+Status IcebergDatabase::DropView(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
+         "table_name = ? AND iceberg_type = 'VIEW'");
+  QUIVER_RETURN_NOT_OK(s.status());
+  s.Bind(1, kCatalogName);
+  s.Bind(2, kNamespace);
+  s.Bind(3, name);
+  return Sqlite(db_, sqlite3_step(s.get()), "DROP VIEW");
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> IcebergDatabase::ViewStatements() {
+  std::vector<std::pair<std::string, std::string>> rows;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stmt s(db_,
+           "SELECT table_name, metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
+           "table_namespace = ? AND iceberg_type = 'VIEW' ORDER BY rowid");
+    QUIVER_RETURN_NOT_OK(s.status());
+    s.Bind(1, kCatalogName);
+    s.Bind(2, kNamespace);
+    int rc;
+    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+      rows.emplace_back(Column(s.get(), 0), Column(s.get(), 1));
+    }
+    QUIVER_RETURN_NOT_OK(Sqlite(db_, rc, "reading iceberg_tables"));
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, location] : rows) {
+    QUIVER_ASSIGN_OR_RAISE(std::string path, iceberg::LocalPath(location));
+    QUIVER_ASSIGN_OR_RAISE(auto buffer, ReadFileFully(path));
+    QUIVER_ASSIGN_OR_RAISE(
+        iceberg::ViewMetadata v,
+        iceberg::ParseViewMetadata(std::string(reinterpret_cast<const char*>(buffer->data()),
+                                               static_cast<size_t>(buffer->size())),
+                                   path));
+    std::string sql = "CREATE VIEW " + QuoteIdentifier(name);
+    if (!v.fields.empty()) {
+      sql += " (";
+      for (size_t i = 0; i < v.fields.size(); ++i) {
+        if (i > 0) sql += ", ";
+        sql += QuoteIdentifier(v.fields[i].name);
+      }
+      sql += ")";
+    }
+    sql += " AS " + v.sql;
+    out.emplace_back(name, std::move(sql));
+  }
+  return out;
 }
 
 Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std::string& expected,

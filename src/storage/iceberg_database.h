@@ -19,6 +19,11 @@
 // A crash before 4 leaves unreferenced files only (the catalog still names
 // the old metadata); after 4 the commit is durable.
 //
+// Views are rows of iceberg_tables with iceberg_type 'VIEW' (as the JDBC
+// catalog keeps them; pyiceberg lists tables only), their metadata an
+// Iceberg view metadata file with the query's SQL text (dialect
+// "postgresql") under DIR/public.db/views/.
+//
 // Tables are read into memory when the database opens (one batch per data
 // file's row group, with statistics; scans prune batches by them). One
 // process at a time: DIR/quiver.lock is held with flock(2).
@@ -48,6 +53,16 @@ class IcebergDatabase final : public DatabaseStorage,
 
   Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
   Status DropTable(const std::string& name) override;
+  Status CreateView(const std::string& name, const std::string& statement_text,
+                    const std::vector<std::pair<std::string, TypeRef>>& columns,
+                    bool replace) override;
+  Status DropView(const std::string& name) override;
+
+  // The stored views, oldest first, as the CREATE VIEW statements that make
+  // them again (the engine parses and binds them: LoadViews in
+  // tools/database_dir.h). While `loading` is set CreateView stores nothing.
+  Result<std::vector<std::pair<std::string, std::string>>> ViewStatements();
+  void set_loading(bool loading) { loading_ = loading; }
 
   const std::string& dir() const { return dir_; }
 
@@ -64,6 +79,7 @@ class IcebergDatabase final : public DatabaseStorage,
   int lock_fd_ = -1;
   std::mutex mu_;  // the SQLite connection, used by one statement at a time
   sqlite3* db_ = nullptr;
+  bool loading_ = false;
 };
 
 }  // namespace quiver

@@ -453,6 +453,74 @@ Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::str
   return m;
 }
 
+std::string ToJson(const ViewMetadata& v) {
+  Json j = Json::object();
+  j["view-uuid"] = v.view_uuid;
+  j["format-version"] = 1;
+  j["location"] = v.location;
+  j["current-version-id"] = 1;
+  Json version = Json::object();
+  version["version-id"] = 1;
+  version["timestamp-ms"] = v.timestamp_ms;
+  version["schema-id"] = 0;
+  version["summary"] = Json{{"engine-name", "quiver"}};
+  version["default-namespace"] = Json::array({"public"});
+  version["representations"] =
+      Json::array({Json{{"type", "sql"}, {"sql", v.sql}, {"dialect", "postgresql"}}});
+  j["versions"] = Json::array({std::move(version)});
+  j["version-log"] = Json::array({Json{{"version-id", 1}, {"timestamp-ms", v.timestamp_ms}}});
+  j["schemas"] = Json::array({SchemaObject(v.fields, 0)});
+  j["properties"] = Json::object();
+  return Dump(j, 2);
+}
+
+Result<ViewMetadata> ParseViewMetadata(const std::string& text, const std::string& what) {
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::Invalid("Iceberg view metadata {}: not a JSON object", what);
+  }
+  ViewMetadata v;
+  int64_t current = 0;
+  QUIVER_RETURN_NOT_OK(GetInt64(j, "current-version-id", what, &current));
+  if (j.contains("view-uuid") && j["view-uuid"].is_string()) v.view_uuid = j["view-uuid"].get<std::string>();
+  QUIVER_RETURN_NOT_OK(GetString(j, "location", what, &v.location));
+  const Json* version = nullptr;
+  if (j.contains("versions") && j["versions"].is_array()) {
+    for (const Json& e : j["versions"]) {
+      if (e.is_object() && e.contains("version-id") && e["version-id"].is_number_integer() &&
+          e["version-id"].get<int64_t>() == current) {
+        version = &e;
+      }
+    }
+  }
+  if (version == nullptr) return Missing(what, "versions");
+  int64_t schema_id = 0;
+  QUIVER_RETURN_NOT_OK(GetInt64(*version, "schema-id", what, &schema_id));
+  if (version->contains("representations") && (*version)["representations"].is_array()) {
+    for (const Json& r : (*version)["representations"]) {
+      if (r.is_object() && r.value("type", "") == "sql" && r.contains("sql") && r["sql"].is_string() &&
+          (v.sql.empty() || r.value("dialect", "") == "postgresql")) {
+        v.sql = r["sql"].get<std::string>();
+      }
+    }
+  }
+  if (v.sql.empty()) return Status::Unsupported("Iceberg view {} without a SQL representation", what);
+  if (j.contains("schemas") && j["schemas"].is_array()) {
+    for (const Json& s : j["schemas"]) {
+      if (!s.is_object() || !s.contains("schema-id") || !s["schema-id"].is_number_integer() ||
+          s["schema-id"].get<int64_t>() != schema_id || !s.contains("fields") || !s["fields"].is_array()) {
+        continue;
+      }
+      for (const Json& f : s["fields"]) {
+        SchemaField sf;
+        QUIVER_RETURN_NOT_OK(GetString(f, "name", what, &sf.name));
+        v.fields.push_back(std::move(sf));
+      }
+    }
+  }
+  return v;
+}
+
 std::string NewUuid() {
   uint8_t b[16];
   std::random_device rd;  // /dev/urandom on Linux

@@ -86,6 +86,18 @@ Result<TableMetadata> ParseTableMetadata(const std::string& json, const std::str
 // The Iceberg schema JSON of `fields` (a manifest's "schema" key).
 std::string SchemaJson(const std::vector<SchemaField>& fields, int schema_id);
 
+// An Iceberg view (view specification, format version 1) with one version
+// whose representation is the SQL text of the query (dialect "postgresql").
+struct ViewMetadata {
+  std::string view_uuid;
+  std::string location;
+  std::string sql;
+  std::vector<SchemaField> fields;  // the view's columns
+  int64_t timestamp_ms = 0;
+};
+std::string ToJson(const ViewMetadata& v);
+Result<ViewMetadata> ParseViewMetadata(const std::string& json, const std::string& what);
+
 // A random (version 4) UUID in its text form.
 std::string NewUuid();
 

@@ -17,4 +17,26 @@ Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& opti
   return db;
 }
 
+Status LoadDatabase(const std::shared_ptr<IcebergDatabase>& stored, Database* db) {
+  QUIVER_RETURN_NOT_OK(stored->LoadInto(db->catalog()));
+  QUIVER_ASSIGN_OR_RAISE(auto views, stored->ViewStatements());
+  stored->set_loading(true);
+  Status st;
+  while (!views.empty()) {
+    std::vector<std::pair<std::string, std::string>> failed;
+    for (auto& v : views) {
+      auto r = db->Execute(v.second);
+      if (!r.ok()) {
+        st = r.status().WithContext(fmt::format("opening view \"{}\" of {}", v.first, stored->dir()));
+        failed.push_back(std::move(v));
+      }
+    }
+    if (failed.size() == views.size()) break;  // no progress: report the last error
+    views = std::move(failed);
+    if (views.empty()) st = Status::OK();
+  }
+  stored->set_loading(false);
+  return views.empty() ? Status::OK() : st;
+}
+
 }  // namespace quiver::cli

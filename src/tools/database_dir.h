@@ -16,6 +16,10 @@ namespace quiver::cli {
 Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& option,
                                                          DatabaseOptions* options);
 
+// Adds the stored tables and views to `db`'s catalog. Views are made again
+// from their CREATE VIEW statements (a view over a later view waits for it).
+Status LoadDatabase(const std::shared_ptr<IcebergDatabase>& stored, Database* db);
+
 // The help text of --db.
 inline constexpr const char* kDbOptionHelp =
     "Keep tables in DIR (Iceberg tables, catalog DIR/catalog.db) across runs; default "

@@ -215,7 +215,7 @@ Status RunServe(const ServeArgs& args) {
   auto db = std::make_shared<Database>(db_options);
   std::vector<std::string> tables;
   if (stored) {
-    QUIVER_RETURN_NOT_OK(stored->LoadInto(db->catalog()));
+    QUIVER_RETURN_NOT_OK(LoadDatabase(stored, db.get()));
     tables.push_back(fmt::format("the tables of {} ({})", stored->dir(),
                                  db->catalog()->TableNames().size()));
   }

@@ -465,7 +465,7 @@ Status RunShell(const SqlArgs& args) {
   }
   QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
   Database db(options);
-  if (stored) QUIVER_RETURN_NOT_OK(stored->LoadInto(db.catalog()));
+  if (stored) QUIVER_RETURN_NOT_OK(LoadDatabase(stored, &db));
   shell::ShellOptions shell_options;
   shell_options.max_rows = args.max_rows;
   return shell::RunShell(&db, shell_options);
@@ -487,7 +487,7 @@ Status RunSql(const SqlArgs& args) {
   options.disabled_optimizer_rules = args.disabled_rules;
   QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
   Database db(options);
-  if (stored) QUIVER_RETURN_NOT_OK(stored->LoadInto(db.catalog()));
+  if (stored) QUIVER_RETURN_NOT_OK(LoadDatabase(stored, &db));
   const auto start = std::chrono::steady_clock::now();
   if (!args.timing && args.repeat <= 1) {
     const std::string source = !args.statements.empty() ? ""

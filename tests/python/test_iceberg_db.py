@@ -192,7 +192,6 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
     db = tmp_path / "db"
     quiver_sql(quiver_bin, db, "CREATE TABLE z (a int)")
     for sql, message in [
-        ("CREATE VIEW v AS SELECT 1", "CREATE VIEW in a --db database"),
         ("BEGIN", "transaction blocks"),
         ("CREATE TABLE pk (a int PRIMARY KEY)", "PRIMARY KEY, UNIQUE, CHECK and DEFAULT"),
         ("CREATE TABLE sm (a smallint)", "columns of type"),
@@ -202,6 +201,35 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
         assert message in r.stderr, (sql, r.stderr)
     # Nothing of the refused tables was stored.
     assert [t[1] for t in catalog(db).list_tables("public")] == ["z"]
+
+
+def test_views_are_kept(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(
+        quiver_bin, db,
+        "CREATE TABLE base (k int, v text); INSERT INTO base VALUES (1, 'a'), (2, 'b'), (3, 'c'); "
+        "CREATE VIEW big (key, val) AS SELECT k, v FROM base WHERE k > 1; "
+        "CREATE VIEW \"Top\" AS SELECT max(key) AS m FROM big",
+    )
+    # After a restart: the views (the second over the first) and their renames.
+    out = quiver_arrow(quiver_bin, db, 'SELECT (SELECT m FROM "Top") AS m, count(*) AS n FROM big')
+    assert out.to_pydict() == {"m": [3], "n": [2]}
+    assert quiver_arrow(quiver_bin, db, "SELECT key, val FROM big ORDER BY key").to_pydict() == {
+        "key": [2, 3], "val": ["b", "c"]}
+    quiver_sql(quiver_bin, db, "CREATE OR REPLACE VIEW big (key, val) AS SELECT k, v FROM base")
+    assert quiver_arrow(quiver_bin, db, 'SELECT m FROM "Top"').to_pydict() == {"m": [3]}
+    assert quiver_arrow(quiver_bin, db, "SELECT count(*) AS n FROM big").to_pydict() == {"n": [3]}
+    # Rows of the JDBC catalog with iceberg_type VIEW: pyiceberg lists tables only.
+    assert [t[1] for t in catalog(db).list_tables("public")] == ["base"]
+    import sqlite3
+    con = sqlite3.connect(db / "catalog.db")
+    kinds = dict(con.execute("SELECT table_name, iceberg_type FROM iceberg_tables").fetchall())
+    con.close()
+    assert kinds == {"base": "TABLE", "big": "VIEW", "Top": "VIEW"}
+    quiver_sql(quiver_bin, db, 'DROP VIEW "Top"')
+    r = quiver_sql(quiver_bin, db, 'SELECT * FROM "Top"', check=False)
+    assert r.returncode != 0 and 'relation "Top" does not exist' in r.stderr
+    assert quiver_arrow(quiver_bin, db, "SELECT count(*) AS n FROM big").to_pydict() == {"n": [3]}
 
 
 def test_table_written_by_pyiceberg(quiver_bin, tmp_path):

@@ -119,6 +119,26 @@ TEST(IcebergMetadataTest, MalformedMetadataIsAnError) {
   EXPECT_FALSE(ParseTableMetadata(ToJson(m), "x").ok());
 }
 
+TEST(IcebergMetadataTest, ViewMetadataRoundTrips) {
+  ViewMetadata v;
+  v.view_uuid = NewUuid();
+  v.location = "file:///tmp/db/public.db/views";
+  v.sql = "SELECT k, v FROM base WHERE k > 1";
+  v.fields = {{1, "key", "int", false}, {2, "val", "string", false}};
+  v.timestamp_ms = 1700000000000;
+  const std::string text = ToJson(v);
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["format-version"], 1);
+  EXPECT_EQ(j["versions"][0]["representations"][0]["dialect"], "postgresql");
+  EXPECT_EQ(j["schemas"][0]["fields"][1]["name"], "val");
+  auto back = ParseViewMetadata(text, "v");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->sql, v.sql);
+  ASSERT_EQ(back->fields.size(), 2u);
+  EXPECT_EQ(back->fields[0].name, "key");
+  EXPECT_FALSE(ParseViewMetadata(R"({"current-version-id": 1, "location": "x"})", "v").ok());
+}
+
 TEST(IcebergManifestTest, ManifestAndListRoundTrip) {
   const auto dir = std::filesystem::temp_directory_path() / ("quiver_manifest_" + NewUuid());
   std::filesystem::create_directories(dir);
