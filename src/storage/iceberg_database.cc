@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog/file_table.h"
 #include "catalog/table_constraints.h"
 #include "common/io.h"
@@ -30,6 +32,9 @@ using iceberg::TableMetadata;
 
 constexpr const char* kCatalogName = "quiver";
 constexpr const char* kNamespace = "public";
+// The table property holding PRIMARY KEY and UNIQUE constraints (Iceberg has
+// no constraints): [{"name": "t_pkey", "field-ids": [1], "primary": true}].
+constexpr const char* kUniqueProperty = "quiver.unique-constraints";
 // Batches of a stored table hold at most this many rows (morsels of a
 // parallel scan, units of pruning), as memory tables' do.
 constexpr int64_t kBatchRows = int64_t{64} << 10;
@@ -144,7 +149,7 @@ class IcebergTableStore;
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
                                     const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
-                                    bool append);
+                                    bool append, const TableConstraints* constraints = nullptr);
 
 class IcebergTableStore final : public TableStore {
  public:
@@ -187,7 +192,7 @@ SchemaRef WithFieldIds(const SchemaRef& schema, const std::vector<iceberg::Schem
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
                                     const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
-                                    bool append) {
+                                    bool append, const TableConstraints* constraints) {
   auto state = std::make_shared<IcebergState>();
   if (base != nullptr) {
     state->metadata = base->metadata;
@@ -201,6 +206,16 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
                                                    state->metadata.table_uuid.substr(0, 8)));
     QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
     state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
+    if (constraints != nullptr && !constraints->unique.empty()) {
+      nlohmann::json list = nlohmann::json::array();
+      for (const UniqueConstraint& u : constraints->unique) {
+        nlohmann::json ids = nlohmann::json::array();
+        for (int c : u.columns) ids.push_back(state->metadata.fields[static_cast<size_t>(c)].id);
+        list.push_back({{"name", u.name}, {"field-ids", ids}, {"primary", u.primary}});
+      }
+      state->metadata.properties.emplace_back(
+          kUniqueProperty, list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
     state->version = 1;
   }
   TableMetadata& m = state->metadata;
@@ -390,8 +405,38 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
       }
     }
   }
+  // PRIMARY KEY and UNIQUE, by field id.
+  std::shared_ptr<TableConstraints> constraints;
+  for (const auto& [key, value] : state->metadata.properties) {
+    if (key != kUniqueProperty) continue;
+    auto list = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    auto bad = [&] {
+      return Status::Invalid("table \"{}\": malformed property {}: {}", name, kUniqueProperty, value);
+    };
+    if (!list.is_array()) return bad();
+    constraints = std::make_shared<TableConstraints>();
+    for (const auto& u : list) {
+      if (!u.is_object() || !u.contains("name") || !u["name"].is_string() ||
+          !u.contains("field-ids") || !u["field-ids"].is_array()) {
+        return bad();
+      }
+      UniqueConstraint c;
+      c.name = u["name"].get<std::string>();
+      c.primary = u.contains("primary") && u["primary"].is_boolean() && u["primary"].get<bool>();
+      for (const auto& id : u["field-ids"]) {
+        if (!id.is_number_integer()) return bad();
+        int found = -1;
+        for (size_t i = 0; i < state->metadata.fields.size(); ++i) {
+          if (state->metadata.fields[i].id == id.get<int>()) found = static_cast<int>(i);
+        }
+        if (found < 0) return bad();
+        c.columns.push_back(found);
+      }
+      constraints->unique.push_back(std::move(c));
+    }
+  }
   version->storage = state;
-  auto table = std::make_shared<MemoryTable>(name, schema);
+  auto table = std::make_shared<MemoryTable>(name, schema, constraints);
   table->Restore(std::move(version));
   table->set_store(std::make_shared<IcebergTableStore>(db, name, schema));
   return table;
@@ -504,10 +549,10 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
 
 Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
   if (const TableConstraints* c = table->constraints().get()) {
-    if (!c->unique.empty() || !c->checks.empty() || c->HasDefaults()) {
+    if (!c->checks.empty() || c->HasDefaults()) {
       return Status::Unsupported(
-                 "PRIMARY KEY, UNIQUE, CHECK and DEFAULT in a --db table: not stored yet "
-                 "(NOT NULL is)")
+                 "CHECK and DEFAULT in a --db table: not stored yet (NOT NULL, PRIMARY KEY "
+                 "and UNIQUE are)")
           .WithSqlState(sqlstate::kFeatureNotSupported);
     }
   }
@@ -519,7 +564,8 @@ Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
   QUIVER_ASSIGN_OR_RAISE(
       TableVersionRef v,
       WriteCommit(this, table->name(), table->schema(), nullptr, nullptr,
-                  SliceRows(table->schema(), current->batches, 0, current->num_rows), true));
+                  SliceRows(table->schema(), current->batches, 0, current->num_rows), true,
+                  table->constraints().get()));
   table->Restore(std::move(v));
   table->set_store(
       std::make_shared<IcebergTableStore>(shared_from_this(), table->name(), table->schema()));

@@ -193,7 +193,8 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
     quiver_sql(quiver_bin, db, "CREATE TABLE z (a int)")
     for sql, message in [
         ("BEGIN", "transaction blocks"),
-        ("CREATE TABLE pk (a int PRIMARY KEY)", "PRIMARY KEY, UNIQUE, CHECK and DEFAULT"),
+        ("CREATE TABLE ck (a int CHECK (a > 0))", "CHECK and DEFAULT in a --db table"),
+        ("CREATE TABLE df (a int DEFAULT 1)", "CHECK and DEFAULT in a --db table"),
         ("CREATE TABLE sm (a smallint)", "columns of type"),
     ]:
         r = quiver_sql(quiver_bin, db, sql, check=False)
@@ -201,6 +202,27 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
         assert message in r.stderr, (sql, r.stderr)
     # Nothing of the refused tables was stored.
     assert [t[1] for t in catalog(db).list_tables("public")] == ["z"]
+
+
+def test_primary_key_and_unique_are_kept(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    quiver_sql(
+        quiver_bin, db,
+        "CREATE TABLE k (id int PRIMARY KEY, code text, n int, UNIQUE (code, n)); "
+        "INSERT INTO k VALUES (1, 'a', 1), (2, 'a', 2)",
+    )
+    # After a restart the keys are enforced against the stored rows.
+    r = quiver_sql(quiver_bin, db, "INSERT INTO k VALUES (1, 'b', 1)", check=False)
+    assert r.returncode != 0 and "Key (id)=(1) already exists" in r.stderr, r.stderr
+    r = quiver_sql(quiver_bin, db, "INSERT INTO k VALUES (3, 'a', 2)", check=False)
+    assert r.returncode != 0 and "Key (code, n)=(a, 2) already exists" in r.stderr, r.stderr
+    r = quiver_sql(quiver_bin, db, "INSERT INTO k VALUES (NULL, 'c', 3)", check=False)
+    assert r.returncode != 0 and "violates not-null constraint" in r.stderr
+    quiver_sql(quiver_bin, db, "INSERT INTO k VALUES (3, 'a', 3)")
+    ours = assert_same(quiver_bin, db, "k", "id")
+    assert sorted(ours.column("id").to_pylist()) == [1, 2, 3]
+    props = catalog(db).load_table("public.k").properties
+    assert "quiver.unique-constraints" in props
 
 
 def test_views_are_kept(quiver_bin, tmp_path):
