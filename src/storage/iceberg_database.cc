@@ -852,7 +852,9 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
                           "could not serialize access due to concurrent update: table \"{}\" "
                           "was changed or dropped by another writer of {}",
                           table, dir_)
-                          .WithSqlState("40001"));
+                          .WithSqlState("40001")
+                          .WithHint("Another program committed to the table through the catalog; "
+                                    "open the database again to see its commit."));
     }
   }
   return Exec("COMMIT");

@@ -297,3 +297,29 @@ def test_sigkill_during_inserts_leaves_whole_commits(quiver_bin, tmp_path):
         theirs = catalog(db).load_table("public.c").scan().to_arrow()
         assert sorted(theirs.column("x").to_pylist()) == xs
     assert len(xs) > 0
+
+
+def test_commit_racing_another_writer_fails_cleanly(quiver_bin, tmp_path):
+    """A commit whose base is no longer the catalog's current metadata (another
+    program committed meanwhile) fails with 40001 and changes nothing."""
+    from adbc_driver_flightsql import dbapi as flightsql
+    from flight_fixtures import Server
+
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE w (id bigint)")
+    server = Server(quiver_bin, "--db", db)
+    try:
+        with flightsql.connect(server.uri) as conn:
+            cur = conn.cursor()
+            cur.execute("INSERT INTO w VALUES (1)")
+            cur.fetchall()
+            # pyiceberg does not know Quiver's lock: it commits through the catalog.
+            catalog(db).load_table("public.w").append(pa.table({"id": pa.array([10], pa.int64())}))
+            with pytest.raises(Exception, match="could not serialize access"):
+                cur.execute("INSERT INTO w VALUES (2)")
+                cur.fetchall()
+            cur.close()
+    finally:
+        server.stop()
+    assert sorted(catalog(db).load_table("public.w").scan().to_arrow().column("id").to_pylist()) == [1, 10]
+    assert sorted(quiver_arrow(quiver_bin, db, "SELECT id FROM w").column("id").to_pylist()) == [1, 10]
