@@ -157,6 +157,7 @@ class IcebergTableStore final : public TableStore {
       : db_(std::move(db)), name_(std::move(name)), schema_(std::move(schema)) {}
 
   Result<TableVersionRef> Commit(const TableVersionRef& current, TableVersionRef next) override {
+    QUIVER_RETURN_NOT_OK(db_->CheckWritable());
     auto state = std::static_pointer_cast<const IcebergState>(current->storage);
     if (state == nullptr) {
       return Status::UnknownError("internal error: stored table \"{}\" without its Iceberg state",
@@ -444,15 +445,31 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
 
 }  // namespace
 
-Result<std::shared_ptr<IcebergDatabase>> IcebergDatabase::Open(const std::string& dir) {
+Result<std::shared_ptr<IcebergDatabase>> IcebergDatabase::Open(const std::string& dir,
+                                                               bool read_only) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  if (!read_only) fs::create_directories(dir, ec);
   if (ec) return Status::IOError("cannot create database directory \"{}\": {}", dir, ec.message());
   const fs::path abs = fs::absolute(dir, ec);
   if (ec) return Status::IOError("database directory \"{}\": {}", dir, ec.message());
   std::shared_ptr<IcebergDatabase> db(new IcebergDatabase());
   db->dir_ = abs.lexically_normal().string();
   while (db->dir_.size() > 1 && db->dir_.back() == '/') db->dir_.pop_back();
+  db->read_only_ = read_only;
+  if (read_only) {
+    const std::string catalog_path = db->dir_ + "/catalog.db";
+    if (!fs::exists(catalog_path, ec)) {
+      return Status::IOError("database \"{}\" does not exist (no catalog.db)", db->dir_);
+    }
+    const int rc = sqlite3_open_v2(catalog_path.c_str(), &db->db_,
+                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+      return Status::IOError("cannot open catalog \"{}\": {}", catalog_path,
+                             db->db_ ? sqlite3_errmsg(db->db_) : sqlite3_errstr(rc));
+    }
+    sqlite3_busy_timeout(db->db_, 5000);
+    return db;
+  }
 
   const std::string lock_path = db->dir_ + "/quiver.lock";
   db->lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -504,6 +521,12 @@ Result<std::shared_ptr<IcebergDatabase>> IcebergDatabase::Open(const std::string
   return db;
 }
 
+Status IcebergDatabase::CheckWritable() const {
+  if (!read_only_) return Status::OK();
+  return Status::Invalid("cannot write: database \"{}\" was opened read-only", dir_)
+      .WithSqlState(sqlstate::kReadOnlySqlTransaction);
+}
+
 IcebergDatabase::~IcebergDatabase() {
   if (db_ != nullptr) sqlite3_close(db_);
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
@@ -548,6 +571,7 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
 }
 
 Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
+  QUIVER_RETURN_NOT_OK(CheckWritable());
   if (const TableConstraints* c = table->constraints().get()) {
     if (!c->checks.empty() || c->HasDefaults()) {
       return Status::Unsupported(
@@ -573,6 +597,7 @@ Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
 }
 
 Status IcebergDatabase::DropTable(const std::string& name) {
+  QUIVER_RETURN_NOT_OK(CheckWritable());
   std::lock_guard<std::mutex> lock(mu_);
   Stmt s(db_,
          "DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
@@ -689,6 +714,7 @@ Status IcebergDatabase::CreateView(const std::string& name, const std::string& s
                                    const std::vector<std::pair<std::string, TypeRef>>& columns,
                                    bool replace) {
   if (loading_) return Status::OK();
+  QUIVER_RETURN_NOT_OK(CheckWritable());
   iceberg::ViewMetadata v;
   v.view_uuid = iceberg::NewUuid();
   QUIVER_ASSIGN_OR_RAISE(v.sql, ViewQuery(statement_text));
@@ -757,6 +783,7 @@ Status IcebergDatabase::CreateView(const std::string& name, const std::string& s
 }
 
 Status IcebergDatabase::DropView(const std::string& name) {
+  QUIVER_RETURN_NOT_OK(CheckWritable());
   std::lock_guard<std::mutex> lock(mu_);
   Stmt s(db_,
          "DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "

@@ -44,8 +44,11 @@ class IcebergDatabase final : public DatabaseStorage,
                               public std::enable_shared_from_this<IcebergDatabase> {
  public:
   // Creates DIR and its catalog when absent. Fails when another process
-  // holds the database.
-  static Result<std::shared_ptr<IcebergDatabase>> Open(const std::string& dir);
+  // holds the database. `read_only`: takes no lock (a writer may hold it;
+  // this process reads the snapshots committed when it opens) and refuses
+  // every write with 25006.
+  static Result<std::shared_ptr<IcebergDatabase>> Open(const std::string& dir,
+                                                       bool read_only = false);
   ~IcebergDatabase() override;
 
   // Adds every stored table to `catalog`, its rows read.
@@ -65,6 +68,8 @@ class IcebergDatabase final : public DatabaseStorage,
   void set_loading(bool loading) { loading_ = loading; }
 
   const std::string& dir() const { return dir_; }
+  // 25006 when opened read-only.
+  Status CheckWritable() const;
 
   // The catalog row's compare-and-swap (step 4 above); an empty `expected`
   // inserts the row (CREATE TABLE).
@@ -80,6 +85,7 @@ class IcebergDatabase final : public DatabaseStorage,
   std::mutex mu_;  // the SQLite connection, used by one statement at a time
   sqlite3* db_ = nullptr;
   bool loading_ = false;
+  bool read_only_ = false;
 };
 
 }  // namespace quiver

@@ -5,14 +5,15 @@
 namespace quiver::cli {
 
 Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& option,
-                                                         DatabaseOptions* options) {
+                                                         DatabaseOptions* options,
+                                                         bool read_only) {
   std::string dir = option;
   if (dir.empty()) {
     const char* env = std::getenv("QUIVER_DB");
     if (env != nullptr) dir = env;
   }
   if (dir.empty()) return std::shared_ptr<IcebergDatabase>();
-  QUIVER_ASSIGN_OR_RAISE(auto db, IcebergDatabase::Open(dir));
+  QUIVER_ASSIGN_OR_RAISE(auto db, IcebergDatabase::Open(dir, read_only));
   options->storage = db;
   return db;
 }

@@ -14,7 +14,8 @@ namespace quiver::cli {
 // Opens the database directory named by `option` or $QUIVER_DB and sets
 // `options->storage`; null (and nothing set) when neither names one.
 Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& option,
-                                                         DatabaseOptions* options);
+                                                         DatabaseOptions* options,
+                                                         bool read_only = false);
 
 // Adds the stored tables and views to `db`'s catalog. Views are made again
 // from their CREATE VIEW statements (a view over a later view waits for it).

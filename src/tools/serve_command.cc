@@ -211,7 +211,7 @@ Status RunServe(const ServeArgs& args) {
     QUIVER_ASSIGN_OR_RAISE(db_options.memory_limit, ParseMemorySize(args.memory_limit));
     options.memory_limit = db_options.memory_limit;
   }
-  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &db_options));
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &db_options, args.read_only));
   auto db = std::make_shared<Database>(db_options);
   std::vector<std::string> tables;
   if (stored) {

@@ -59,6 +59,7 @@ struct SqlArgs {
   bool keep_going = false;
   std::vector<std::string> disabled_rules;
   std::string db_dir;  // --db
+  bool read_only = false;  // --read-only (with --db)
 };
 
 Status Write(const std::string& s) {
@@ -463,7 +464,8 @@ Status RunShell(const SqlArgs& args) {
   if (!args.memory_limit.empty()) {
     QUIVER_ASSIGN_OR_RAISE(options.memory_limit, ParseMemorySize(args.memory_limit));
   }
-  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options, args.read_only));
+  if (args.read_only && !stored) return Status::Invalid("--read-only: only with --db DIR (or QUIVER_DB)");
   Database db(options);
   if (stored) QUIVER_RETURN_NOT_OK(LoadDatabase(stored, &db));
   shell::ShellOptions shell_options;
@@ -485,7 +487,8 @@ Status RunSql(const SqlArgs& args) {
   options.optimize = !args.no_optimizer;
   options.runtime_filters = !args.no_runtime_filters;
   options.disabled_optimizer_rules = args.disabled_rules;
-  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options));
+  QUIVER_ASSIGN_OR_RAISE(auto stored, OpenDatabaseDir(args.db_dir, &options, args.read_only));
+  if (args.read_only && !stored) return Status::Invalid("--read-only: only with --db DIR (or QUIVER_DB)");
   Database db(options);
   if (stored) QUIVER_RETURN_NOT_OK(LoadDatabase(stored, &db));
   const auto start = std::chrono::steady_clock::now();
@@ -611,6 +614,9 @@ CommandAction AddSqlCommand(CLI::App* app) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-optimizer", args->no_optimizer, "Run the plans as bound (for debugging)");
   cmd->add_option("--db", args->db_dir, kDbOptionHelp)->option_text("DIR");
+  cmd->add_flag("--read-only", args->read_only,
+                "With --db: open the database without its lock (another process may write it) "
+                "and refuse writes");
   cmd->add_flag("--keep-going", args->keep_going,
                 "After a failing statement, report it and run the next ones (psql's default; "
                 "exit status 1 at the end)");

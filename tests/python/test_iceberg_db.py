@@ -323,3 +323,34 @@ def test_commit_racing_another_writer_fails_cleanly(quiver_bin, tmp_path):
         server.stop()
     assert sorted(catalog(db).load_table("public.w").scan().to_arrow().column("id").to_pylist()) == [1, 10]
     assert sorted(quiver_arrow(quiver_bin, db, "SELECT id FROM w").column("id").to_pylist()) == [1, 10]
+
+
+def test_read_only_beside_a_writer(quiver_bin, tmp_path):
+    from flight_fixtures import Server
+
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2); "
+               "CREATE VIEW v AS SELECT sum(a) AS s FROM t")
+    server = Server(quiver_bin, "--db", db)
+    try:
+        proc = subprocess.run(
+            [str(quiver_bin), "sql", "--db", str(db), "--read-only", "--format", "csv",
+             "SELECT s FROM v"],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == ["s", "3"]
+        for sql in ["INSERT INTO t VALUES (3)", "DROP TABLE t", "CREATE TABLE u (a int)",
+                    "TRUNCATE t", "CREATE VIEW w AS SELECT 1"]:
+            proc = subprocess.run(
+                [str(quiver_bin), "sql", "--db", str(db), "--read-only", sql],
+                capture_output=True, text=True, timeout=60,
+            )
+            assert proc.returncode != 0, sql
+            assert "was opened read-only" in proc.stderr, (sql, proc.stderr)
+    finally:
+        server.stop()
+    assert quiver_arrow(quiver_bin, db, "SELECT count(*) AS n FROM t").to_pydict() == {"n": [2]}
+    proc = subprocess.run([str(quiver_bin), "sql", "--read-only", "SELECT 1"],
+                          capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin"})
+    assert proc.returncode != 0 and "only with --db" in proc.stderr
