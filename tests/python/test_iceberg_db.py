@@ -193,6 +193,8 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
     quiver_sql(quiver_bin, db, "CREATE TABLE z (a int)")
     for sql, message in [
         ("BEGIN", "transaction blocks"),
+        ("CREATE FOREIGN TABLE f (a int) SERVER arrow_fdw OPTIONS (file '/nonexistent.arrow')",
+         "foreign tables in a --db database"),
         ("CREATE TABLE ck (a int CHECK (a > 0))", "CHECK and DEFAULT in a --db table"),
         ("CREATE TABLE df (a int DEFAULT 1)", "CHECK and DEFAULT in a --db table"),
         ("CREATE TABLE sm (a smallint)", "columns of type"),
