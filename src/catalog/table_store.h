@@ -26,6 +26,9 @@ class TableStore {
 class DatabaseStorage {
  public:
   virtual ~DatabaseStorage() = default;
+  // Whether CreateTable can store `table` (its types and constraints),
+  // without storing anything.
+  virtual Status CheckTable(const MemoryTable& table) = 0;
   // Stores a new table with its current rows (CREATE TABLE AS fills the
   // table first) as one commit, and sets the table's store.
   virtual Status CreateTable(const std::shared_ptr<MemoryTable>& table) = 0;

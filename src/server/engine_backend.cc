@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/table_source.h"
+#include "catalog/table_store.h"
 #include "functions/cast.h"
 #include "planner/binder.h"
 #include "sql/parser.h"
@@ -234,6 +235,27 @@ class EngineBackend final : public SqlBackend {
     }
     auto table = std::make_shared<MemoryTable>(request.table, target);
     QUIVER_RETURN_NOT_OK(table->Append(std::move(converted)));
+    if (const auto& storage = db_->options().storage) {
+      // A --db database keeps the new table (temporary ones stay in memory);
+      // what it replaces is dropped from the stored catalog first.
+      auto old = entry != nullptr ? std::dynamic_pointer_cast<MemoryTable>(entry->table) : nullptr;
+      const bool stored = (old != nullptr && old->store() != nullptr) ||
+                          (entry != nullptr && entry->view != nullptr);
+      if (request.temporary && stored) {
+        return Status::Unsupported("a temporary table replacing \"{}\" of a --db database",
+                                   request.table)
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
+      if (!request.temporary) {
+        QUIVER_RETURN_NOT_OK(storage->CheckTable(*table));
+        if (old != nullptr && old->store() != nullptr) {
+          QUIVER_RETURN_NOT_OK(storage->DropTable(old->name()));
+        } else if (entry != nullptr && entry->view != nullptr) {
+          QUIVER_RETURN_NOT_OK(storage->DropView(entry->view->name));
+        }
+        QUIVER_RETURN_NOT_OK(storage->CreateTable(table));
+      }
+    }
     QUIVER_RETURN_NOT_OK(catalog->CreateTable(request.table, table, entry != nullptr));
     return rows;
   }

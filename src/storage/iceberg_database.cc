@@ -570,9 +570,9 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
   return Status::OK();
 }
 
-Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
+Status IcebergDatabase::CheckTable(const MemoryTable& table) {
   QUIVER_RETURN_NOT_OK(CheckWritable());
-  if (const TableConstraints* c = table->constraints().get()) {
+  if (const TableConstraints* c = table.constraints().get()) {
     if (!c->checks.empty() || c->HasDefaults()) {
       return Status::Unsupported(
                  "CHECK and DEFAULT in a --db table: not stored yet (NOT NULL, PRIMARY KEY "
@@ -581,9 +581,14 @@ Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
     }
   }
   // Field ids need each column's Iceberg type; the checks come first.
-  for (const auto& f : table->schema()->fields) {
+  for (const auto& f : table.schema()->fields) {
     QUIVER_RETURN_NOT_OK(iceberg::IcebergTypeOf(*f->type).status());
   }
+  return Status::OK();
+}
+
+Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
+  QUIVER_RETURN_NOT_OK(CheckTable(*table));
   TableVersionRef current = table->version();
   QUIVER_ASSIGN_OR_RAISE(
       TableVersionRef v,

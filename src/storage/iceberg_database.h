@@ -54,6 +54,7 @@ class IcebergDatabase final : public DatabaseStorage,
   // Adds every stored table to `catalog`, its rows read.
   Status LoadInto(Catalog* catalog);
 
+  Status CheckTable(const MemoryTable& table) override;
   Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
   Status DropTable(const std::string& name) override;
   Status CreateView(const std::string& name, const std::string& statement_text,

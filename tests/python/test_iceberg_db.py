@@ -356,3 +356,29 @@ def test_read_only_beside_a_writer(quiver_bin, tmp_path):
     proc = subprocess.run([str(quiver_bin), "sql", "--read-only", "SELECT 1"],
                           capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin"})
     assert proc.returncode != 0 and "only with --db" in proc.stderr
+
+
+def test_flight_sql_ingest_is_stored(quiver_bin, tmp_path):
+    """adbc_ingest into `quiver serve --db`: created, appended and replaced
+    tables are Iceberg tables that survive the server."""
+    from adbc_driver_flightsql import dbapi as flightsql
+    from flight_fixtures import Server
+
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE seed (a int)")
+    data = pa.table({"id": pa.array([1, 2, 3], pa.int64()), "s": ["a", "b", None]})
+    server = Server(quiver_bin, "--db", db)
+    try:
+        with flightsql.connect(server.uri) as conn:
+            cur = conn.cursor()
+            assert cur.adbc_ingest("ing", data, mode="create") == 3
+            assert cur.adbc_ingest("ing", data, mode="append") == 3
+            assert cur.adbc_ingest("rep", data, mode="create") == 3
+            assert cur.adbc_ingest("rep", data.slice(0, 1), mode="replace") == 1
+            with pytest.raises(Exception, match="columns of type"):
+                cur.adbc_ingest("rep", pa.table({"x": pa.array([1], pa.int16())}), mode="replace")
+            cur.close()
+    finally:
+        server.stop()
+    assert assert_same(quiver_bin, db, "ing", "id").num_rows == 6
+    assert assert_same(quiver_bin, db, "rep", "id").num_rows == 1
