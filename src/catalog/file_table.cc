@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog/glob.h"
+#include "catalog/page_pruning.h"
 #include "catalog/type_conversion.h"
 
 namespace quiver {
@@ -23,6 +24,7 @@ class FileScanPlan final : public ScanPlan {
     int file;
     int unit;
     UnitStatistics stats;
+    std::vector<formats::RowRange> rows;  // empty: all; else the rows page statistics left
   };
 
   FileScanPlan(SchemaRef out_schema, std::vector<std::shared_ptr<formats::FileReader>> files,
@@ -44,7 +46,9 @@ class FileScanPlan final : public ScanPlan {
   Result<RecordBatchRef> ReadUnit(int64_t i) override {
     const Unit& u = units_[static_cast<size_t>(i)];
     auto& file = files_[static_cast<size_t>(u.file)];
-    auto batch = file->ReadUnit(u.unit, file_columns_[static_cast<size_t>(u.file)]);
+    const auto& columns = file_columns_[static_cast<size_t>(u.file)];
+    auto batch = u.rows.empty() ? file->ReadUnit(u.unit, columns)
+                                : file->ReadUnitRows(u.unit, columns, u.rows);
     if (!batch.ok()) return formats::WithPath(batch.status(), file->path());
     counters().units_read++;
     counters().rows_read += (*batch)->num_rows();
@@ -169,7 +173,7 @@ Result<std::unique_ptr<ScanPlan>> FileTable::Plan(const ScanRequest& request) co
   std::vector<std::vector<int>> file_columns;
   std::vector<FileScanPlan::Unit> units;
   std::vector<int> stream_files;
-  int64_t total = 0, pruned = 0;
+  int64_t total = 0, pruned = 0, rows_pruned = 0;
   for (size_t f = 0; f < files_.size(); ++f) {
     const auto& file = files_[f];
     file_columns.push_back(FileColumnIndices(*file->schema(), *schema_, request.columns));
@@ -180,7 +184,7 @@ Result<std::unique_ptr<ScanPlan>> FileTable::Plan(const ScanRequest& request) co
     }
     for (int u = 0; u < n; ++u) {
       ++total;
-      FileScanPlan::Unit unit{static_cast<int>(f), u, {}};
+      FileScanPlan::Unit unit{static_cast<int>(f), u, {}, {}};
       unit.stats.rows = file->unit_rows(u);
       // Statistics of the requested columns, indexed by table column.
       const int cols = schema_->num_fields();
@@ -210,6 +214,21 @@ Result<std::unique_ptr<ScanPlan>> FileTable::Plan(const ScanRequest& request) co
           }
         }
       }
+      if (keep && !request.predicates.empty() && unit.stats.rows > 0) {
+        // Pages inside the unit (a Parquet page index).
+        const UnitRows rows = RowsMayMatch(
+            *file, u, unit.stats.rows, request.predicates, cols,
+            [&](int c) { return file->schema()->GetFieldIndex(schema_->field(c)->name); },
+            [&](const ArrayRef& a, int c) {
+              return StatValue(a, schema_->field(c)->type, request.pool);
+            });
+        if (rows.none) {
+          keep = false;
+        } else if (!rows.ranges.empty()) {
+          rows_pruned += unit.stats.rows - rows.rows();
+          unit.rows = rows.ranges;
+        }
+      }
       if (!keep) {
         ++pruned;
         continue;
@@ -222,6 +241,7 @@ Result<std::unique_ptr<ScanPlan>> FileTable::Plan(const ScanRequest& request) co
                                              request.pool);
   plan->counters().units_total = total;
   plan->counters().units_pruned = pruned;
+  plan->counters().rows_pruned = rows_pruned;
   plan->counters().files = static_cast<int64_t>(files_.size());
   return std::unique_ptr<ScanPlan>(std::move(plan));
 }

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/glob.h"
+#include "catalog/page_pruning.h"
 #include "catalog/type_conversion.h"
 #include "common/bit_util.h"
 #include "common/calendar.h"
@@ -521,6 +522,7 @@ class ForeignScanPlan final : public ScanPlan {
     int file;
     int unit;
     UnitStatistics stats;
+    std::vector<formats::RowRange> rows;  // empty: all; else the rows page statistics left
   };
 
   ForeignScanPlan(SchemaRef table_schema, std::vector<int> columns, std::vector<BoundFile> files,
@@ -555,10 +557,16 @@ class ForeignScanPlan final : public ScanPlan {
     int64_t rows = -1;
     if (fc.empty()) {
       rows = file.reader->unit_rows(u.unit);
+      if (rows >= 0 && !u.rows.empty()) {
+        rows = 0;
+        for (const auto& r : u.rows) rows += r.end - r.begin;
+      }
     }
     if (rows < 0) {
       // With only virtual columns requested, rows are counted on the first field.
-      auto r = file.reader->ReadUnit(u.unit, fc.empty() ? std::vector<int>{0} : fc);
+      const std::vector<int> read = fc.empty() ? std::vector<int>{0} : fc;
+      auto r = u.rows.empty() ? file.reader->ReadUnit(u.unit, read)
+                              : file.reader->ReadUnitRows(u.unit, read, u.rows);
       if (!r.ok()) return formats::WithPath(r.status(), file.path);
       batch = std::move(r).ValueOrDie();
       rows = batch->num_rows();
@@ -820,7 +828,7 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
   std::vector<ForeignScanPlan::Unit> units;
   std::vector<int> stream_files;
   std::vector<std::string> paths;
-  int64_t total = 0, pruned = 0, skipped_files = 0;
+  int64_t total = 0, pruned = 0, skipped_files = 0, rows_pruned = 0;
   const int ncols = schema_->num_fields();
   std::vector<int> stat_columns = request.statistics_columns;
   for (const ScanPredicate& p : request.predicates) p.Columns(&stat_columns);
@@ -841,7 +849,7 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
     }
     for (int u = 0; u < n; ++u) {
       ++total;
-      ForeignScanPlan::Unit unit{f, u, VirtualStatistics(b.virtuals, def_, reader->unit_rows(u), &b.missing)};
+      ForeignScanPlan::Unit unit{f, u, VirtualStatistics(b.virtuals, def_, reader->unit_rows(u), &b.missing), {}};
       AddMetadataStatistics(b, def_, u, &unit.stats);
       bool have_stats = false;
       for (const int column : stat_columns) {
@@ -861,6 +869,24 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
         ++pruned;
         continue;
       }
+      if (have_stats && unit.stats.rows > 0) {
+        // Pages inside the unit (a Parquet page index).
+        const UnitRows rows = RowsMayMatch(
+            *reader, u, unit.stats.rows, request.predicates, ncols,
+            [&](int c) { return b.field[static_cast<size_t>(c)]; },
+            [&](const ArrayRef& a, int c) {
+              return WidenValue(StatValue(a, b.types[static_cast<size_t>(c)], request.pool),
+                                schema_->field(c)->type);
+            });
+        if (rows.none) {
+          ++pruned;
+          continue;
+        }
+        if (!rows.ranges.empty()) {
+          rows_pruned += unit.stats.rows - rows.rows();
+          unit.rows = rows.ranges;
+        }
+      }
       units.push_back(std::move(unit));
     }
     files.push_back(std::move(b));
@@ -874,6 +900,7 @@ Result<std::unique_ptr<ScanPlan>> ForeignTable::Plan(const ScanRequest& request)
                                                 std::move(stream_files), request.pool);
   plan->counters().units_total = total;
   plan->counters().units_pruned = pruned;
+  plan->counters().rows_pruned = rows_pruned;
   plan->counters().files = opened;
   plan->counters().files_skipped = skipped_files;
   return std::unique_ptr<ScanPlan>(std::move(plan));

@@ -58,6 +58,7 @@ class ScanPlan {
     std::atomic<int64_t> units_skipped{0};  // by runtime filters while scanning
     std::atomic<int64_t> units_read{0};
     std::atomic<int64_t> rows_read{0};
+    std::atomic<int64_t> rows_pruned{0};    // inside units read, by page statistics
     std::atomic<int64_t> bytes_read{0};
     std::atomic<int64_t> files{0};
     std::atomic<int64_t> files_skipped{0};  // whole files ruled out by virtual columns

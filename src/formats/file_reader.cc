@@ -77,6 +77,36 @@ std::unique_ptr<RecordBatchReader> ProjectColumns(std::unique_ptr<RecordBatchRea
   return std::make_unique<ProjectingReader>(std::move(in), columns);
 }
 
+Result<RecordBatchRef> FileReader::ReadUnitRows(int unit, const std::vector<int>& columns,
+                                                const std::vector<RowRange>& ranges) {
+  QUIVER_ASSIGN_OR_RAISE(auto batch, ReadUnit(unit, columns));
+  return CutRanges(batch, ranges, DefaultMemoryPool());
+}
+
+Result<RecordBatchRef> CutRanges(const RecordBatchRef& batch, const std::vector<RowRange>& ranges,
+                                 MemoryPool* pool) {
+  int64_t rows = 0;
+  for (const RowRange& r : ranges) {
+    if (r.begin < 0 || r.end < r.begin || r.end > batch->num_rows()) {
+      return Status::Invalid("rows {}..{} outside a batch of {} rows", r.begin, r.end,
+                             batch->num_rows());
+    }
+    rows += r.end - r.begin;
+  }
+  if (ranges.size() == 1) return batch->Slice(ranges[0].begin, rows);
+  std::vector<ArrayRef> columns;
+  for (const ArrayRef& column : batch->columns()) {
+    std::vector<ArrayRef> parts;
+    for (const RowRange& r : ranges) {
+      if (r.end > r.begin) parts.push_back(column->Slice(r.begin, r.end - r.begin));
+    }
+    if (parts.empty()) parts.push_back(column->Slice(0, 0));
+    QUIVER_ASSIGN_OR_RAISE(auto joined, Concatenate(parts, pool));
+    columns.push_back(std::move(joined));
+  }
+  return RecordBatch::Make(batch->schema(), rows, std::move(columns));
+}
+
 Status WithPath(const Status& st, const std::string& path) {
   if (st.ok() || st.message().find(path) != std::string::npos) return st;
   return st.WithContext(path);

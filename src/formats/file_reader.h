@@ -55,6 +55,20 @@ struct ColumnStatistics {
   int64_t null_count = -1;  // -1: unknown
 };
 
+// Statistics of a run of rows inside a unit: one page of a Parquet column
+// chunk, from the file's page index.
+struct SliceStatistics {
+  int64_t first_row = 0;  // within the unit
+  int64_t rows = 0;
+  ColumnStatistics stats;
+};
+
+// Rows [begin, end) of a unit.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
 // A file opened for reading.
 //
 // Random-access formats (IPC files, Parquet) split into units (record
@@ -80,6 +94,15 @@ class FileReader {
   virtual Result<RecordBatchRef> ReadUnit(int unit, const std::vector<int>& columns) {
     return Status::Invalid("{}: {} cannot be read by units", path_, FileFormatName(format_));
   }
+  // Statistics of the row slices of `unit` for schema column `column`, in
+  // row order and covering the unit (a Parquet page index); empty when the
+  // file has none.
+  virtual std::vector<SliceStatistics> unit_slices(int unit, int column) const { return {}; }
+  // Only rows `ranges` (ascending, disjoint, inside the unit) of one unit;
+  // Parquet decodes only the pages holding them. The default reads the
+  // unit and cuts the ranges out. Thread-safe.
+  virtual Result<RecordBatchRef> ReadUnitRows(int unit, const std::vector<int>& columns,
+                                              const std::vector<RowRange>& ranges);
   // The whole file, front to back, with only `columns` (empty = all).
   virtual Result<std::unique_ptr<RecordBatchReader>> ReadSequential(
       const std::vector<int>& columns) = 0;
@@ -108,6 +131,11 @@ SchemaRef ProjectSchema(const SchemaRef& schema, const std::vector<int>& columns
 // of `in`, sharing the arrays. REQUIRES: the indices are valid.
 std::unique_ptr<RecordBatchReader> ProjectColumns(std::unique_ptr<RecordBatchReader> in,
                                                   const std::vector<int>& columns);
+
+// The rows `ranges` of `batch`, in order (slices when one range, else a copy).
+// REQUIRES: the ranges are ascending, disjoint and inside the batch.
+Result<RecordBatchRef> CutRanges(const RecordBatchRef& batch, const std::vector<RowRange>& ranges,
+                                 MemoryPool* pool);
 
 // `st` with "PATH: " in front unless its message already names the file.
 Status WithPath(const Status& st, const std::string& path);

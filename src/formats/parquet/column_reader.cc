@@ -424,11 +424,11 @@ Status ColumnChunkRange(const ColumnChunk& chunk, int64_t file_size, int64_t* st
   return Status::OK();
 }
 
-Status ReadColumnChunk(const uint8_t* file, int64_t file_size, const ColumnChunk& chunk,
-                       const ColumnDescriptor& descr, int64_t num_rows, const std::string& context,
-                       DecodeBudget* budget, const PageReaderOptions& options,
-                       ColumnChunkData* out) {
-  *out = ColumnChunkData();
+namespace {
+
+// The checks every chunk read makes before touching its pages.
+Status CheckChunk(const ColumnChunk& chunk, const ColumnDescriptor& descr,
+                  const std::string& context) {
   if (chunk.has_crypto_metadata || chunk.has_encrypted_column_metadata) {
     return Status::Unsupported("{}: encrypted Parquet is not supported", context);
   }
@@ -445,6 +445,110 @@ Status ReadColumnChunk(const uint8_t* file, int64_t file_size, const ColumnChunk
   if (md.num_values < 0) {
     return Status::Invalid("{}: column chunk of {} values", context, md.num_values);
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+int64_t PageRows(const OffsetIndex& index, int page, int64_t num_rows) {
+  const auto& locs = index.page_locations;
+  const size_t p = static_cast<size_t>(page);
+  const int64_t end = p + 1 < locs.size() ? locs[p + 1].first_row_index : num_rows;
+  return end - locs[p].first_row_index;
+}
+
+bool ValidOffsetIndex(const OffsetIndex& index, int64_t num_rows) {
+  const auto& locs = index.page_locations;
+  if (locs.empty() || locs[0].first_row_index != 0) return false;
+  for (size_t p = 0; p < locs.size(); ++p) {
+    if (locs[p].compressed_page_size <= 0 || locs[p].offset < 0) return false;
+    if (locs[p].first_row_index >= num_rows) return false;
+    if (p > 0 && (locs[p].first_row_index <= locs[p - 1].first_row_index ||
+                  locs[p].offset <= locs[p - 1].offset)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Status ReadColumnChunkPages(const uint8_t* file, int64_t file_size, const ColumnChunk& chunk,
+                            const ColumnDescriptor& descr, const OffsetIndex& index,
+                            const std::vector<int>& pages, int64_t num_rows,
+                            const std::string& context, DecodeBudget* budget,
+                            const PageReaderOptions& options, ColumnChunkData* out) {
+  *out = ColumnChunkData();
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, descr, context));
+  if (descr.max_rep_level != 0) {
+    return Status::Invalid("{}: pages of a repeated column cannot be read apart", context);
+  }
+  if (!ValidOffsetIndex(index, num_rows)) {
+    return Status::Invalid("{}: the offset index does not describe the chunk's {} rows", context,
+                           num_rows);
+  }
+  const int num_pages = static_cast<int>(index.page_locations.size());
+  int64_t expected = 0;
+  for (size_t k = 0; k < pages.size(); ++k) {
+    if (pages[k] < 0 || pages[k] >= num_pages || (k > 0 && pages[k] <= pages[k - 1])) {
+      return Status::Invalid("{}: page {} out of order or out of range ({} pages)", context,
+                             pages[k], num_pages);
+    }
+    expected += PageRows(index, pages[k], num_rows);
+  }
+  ChunkDecoder decoder(descr, context, budget, options.pool);
+  QUIVER_RETURN_NOT_OK(decoder.Init(expected, out));
+  if (expected == 0) return decoder.Finish(out);
+  int64_t start, length;
+  Status st = ColumnChunkRange(chunk, file_size, &start, &length, options.pad_chunk_length);
+  if (!st.ok()) return st.WithContext(context);
+  auto codec = CodecFromParquet(chunk.meta_data->codec);
+  if (!codec.ok()) return codec.status().WithContext(context);
+  PageReader reader(file + start, length, *codec, context, budget, options);
+  // The dictionary page: whatever lies before the first data page.
+  const int64_t first_data = index.page_locations[0].offset - start;
+  if (first_data < 0 || first_data >= length) {
+    return Status::Invalid("{}: the offset index puts the first page at byte {}, outside the "
+                           "chunk's bytes {}..{}", context, index.page_locations[0].offset, start,
+                           start + length);
+  }
+  while (reader.position() < first_data) {
+    Page page;
+    bool done;
+    QUIVER_RETURN_NOT_OK(reader.Next(&page, &done));
+    if (done) break;
+    if (page.type != PageType::kDictionaryPage) {
+      return Status::Invalid("{}: a data page lies before the offset index's first page",
+                             reader.PageContext(page.index));
+    }
+    QUIVER_RETURN_NOT_OK(decoder.DecodePage(page, reader.PageContext(page.index)));
+  }
+  for (const int p : pages) {
+    const PageLocation& loc = index.page_locations[static_cast<size_t>(p)];
+    QUIVER_RETURN_NOT_OK(reader.Seek(loc.offset - start, p));
+    Page page;
+    bool done;
+    QUIVER_RETURN_NOT_OK(reader.Next(&page, &done));
+    const int64_t rows = PageRows(index, p, num_rows);
+    if (done || page.type == PageType::kDictionaryPage || page.num_values != rows) {
+      return Status::Invalid("{}: the offset index gives {} rows, the page holds {}",
+                             reader.PageContext(p), rows,
+                             done ? 0 : static_cast<int64_t>(page.num_values));
+    }
+    QUIVER_RETURN_NOT_OK(decoder.DecodePage(page, reader.PageContext(p)));
+  }
+  if (decoder.rows_started() != expected) {
+    return Status::Invalid("{}: the selected pages hold {} rows, the offset index {}", context,
+                           decoder.rows_started(), expected);
+  }
+  return decoder.Finish(out);
+}
+
+Status ReadColumnChunk(const uint8_t* file, int64_t file_size, const ColumnChunk& chunk,
+                       const ColumnDescriptor& descr, int64_t num_rows, const std::string& context,
+                       DecodeBudget* budget, const PageReaderOptions& options,
+                       ColumnChunkData* out) {
+  *out = ColumnChunkData();
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, descr, context));
+  const ColumnMetaData& md = *chunk.meta_data;
   // A flat column has one level per row; a nested one as many as the
   // metadata says (checked against the pages as they come).
   const int64_t expected = descr.max_rep_level == 0 ? num_rows : md.num_values;

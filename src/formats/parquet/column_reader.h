@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/buffer.h"
 #include "common/status.h"
@@ -53,5 +54,23 @@ Status ReadColumnChunk(const uint8_t* file, int64_t file_size, const ColumnChunk
                        const ColumnDescriptor& descr, int64_t num_rows, const std::string& context,
                        DecodeBudget* budget, const PageReaderOptions& options,
                        ColumnChunkData* out);
+
+// Decodes, of a flat column's chunk (max repetition level 0), only the data
+// pages `pages` (ascending positions in `index`, the chunk's OffsetIndex)
+// and the dictionary page: out holds the rows of those pages, in order.
+// `num_rows` is the row group's row count. Errors name the page when the
+// index does not match the pages.
+Status ReadColumnChunkPages(const uint8_t* file, int64_t file_size, const ColumnChunk& chunk,
+                            const ColumnDescriptor& descr, const OffsetIndex& index,
+                            const std::vector<int>& pages, int64_t num_rows,
+                            const std::string& context, DecodeBudget* budget,
+                            const PageReaderOptions& options, ColumnChunkData* out);
+
+// Rows of page `page` of a flat column by its OffsetIndex.
+int64_t PageRows(const OffsetIndex& index, int page, int64_t num_rows);
+
+// Whether `index` describes pages of a chunk of `num_rows` rows: first rows
+// ascending from 0, below num_rows, every page at least one byte.
+bool ValidOffsetIndex(const OffsetIndex& index, int64_t num_rows);
 
 }  // namespace quiver::parquet

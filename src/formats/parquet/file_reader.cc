@@ -174,8 +174,61 @@ int64_t ParquetFileReader::row_group_bytes(int i, const std::vector<int>& fields
   return total;
 }
 
+namespace {
+
+// The rows `ranges` (row group positions) of `a`, which holds either the
+// whole row group (pages empty) or only the rows of `pages` of `index`, in
+// order. Every page overlapping a range was decoded, so each range is one
+// run of `a`.
+Result<ArrayRef> CutRows(const ArrayRef& a, const std::vector<RowRange>& ranges,
+                         const std::vector<int>& pages, const std::optional<OffsetIndex>& index,
+                         int64_t num_rows) {
+  std::vector<ArrayRef> parts;
+  size_t p = 0;
+  int64_t page_start = 0;  // position in `a` of pages[p]'s first row
+  for (const RowRange& r : ranges) {
+    int64_t at = r.begin;
+    if (!pages.empty()) {
+      // Advance to the page holding r.begin.
+      while (p < pages.size()) {
+        const int64_t first = index->page_locations[static_cast<size_t>(pages[p])].first_row_index;
+        const int64_t rows = PageRows(*index, pages[p], num_rows);
+        if (r.begin < first + rows) {
+          if (r.begin < first) {
+            return Status::Invalid("row {} lies in a page that was not read", r.begin);
+          }
+          at = page_start + (r.begin - first);
+          break;
+        }
+        page_start += rows;
+        ++p;
+      }
+      if (p == pages.size()) return Status::Invalid("row {} lies past the pages read", r.begin);
+    }
+    if (at + (r.end - r.begin) > a->length) {
+      return Status::Invalid("rows {}..{} lie past the {} rows decoded", r.begin, r.end, a->length);
+    }
+    parts.push_back(a->Slice(at, r.end - r.begin));
+  }
+  if (parts.size() == 1) return parts[0];
+  if (parts.empty()) return a->Slice(0, 0);
+  return Concatenate(parts);
+}
+
+}  // namespace
+
 Result<RecordBatchRef> ParquetFileReader::ReadRowGroup(int i,
-                                                       const std::vector<int>& fields_in) const {
+                                                       const std::vector<int>& fields) const {
+  return ReadRowGroupImpl(i, fields, nullptr);
+}
+
+Result<RecordBatchRef> ParquetFileReader::ReadRowGroupRows(
+    int i, const std::vector<int>& fields, const std::vector<RowRange>& ranges) const {
+  return ReadRowGroupImpl(i, fields, &ranges);
+}
+
+Result<RecordBatchRef> ParquetFileReader::ReadRowGroupImpl(
+    int i, const std::vector<int>& fields_in, const std::vector<RowRange>* ranges) const {
   if (i < 0 || i >= num_row_groups()) {
     return Status::IndexError("{}: row group {} out of range (the file has {})", name_, i,
                               num_row_groups());
@@ -207,9 +260,57 @@ Result<RecordBatchRef> ParquetFileReader::ReadRowGroup(int i,
   page_options.pool = options_.pool;
   page_options.pad_chunk_length = pad_chunk_length_;
 
+  // With row ranges: the pages of each flat single-leaf field that hold
+  // them (paged[f]; empty: the whole chunk is decoded and cut).
+  int64_t out_rows = rg.num_rows;
+  std::vector<std::vector<int>> paged(fields.size());
+  std::vector<std::optional<OffsetIndex>> offset_index(fields.size());
+  if (ranges != nullptr) {
+    out_rows = 0;
+    for (size_t r = 0; r < ranges->size(); ++r) {
+      const RowRange& range = (*ranges)[r];
+      if (range.begin < 0 || range.end <= range.begin || range.end > rg.num_rows ||
+          (r > 0 && range.begin < (*ranges)[r - 1].end)) {
+        return Status::IndexError("{}: row group {}: row range {}..{} is not ascending inside its "
+                                  "{} rows", name_, i, range.begin, range.end, rg.num_rows);
+      }
+      out_rows += range.end - range.begin;
+    }
+    for (size_t k = 0; k < fields.size(); ++k) {
+      const FieldNode& node = arrow_.fields[fields[k]];
+      if (node.kind != FieldNode::Kind::kLeaf || schema_.column(node.column).max_rep_level != 0) {
+        continue;
+      }
+      auto index = ReadOffsetIndex(i, node.column);
+      if (!index.ok() || !index->has_value() || !ValidOffsetIndex(**index, rg.num_rows)) continue;
+      const OffsetIndex& oi = **index;
+      std::vector<int> pages;
+      size_t r = 0;
+      for (int p = 0; p < static_cast<int>(oi.page_locations.size()); ++p) {
+        const int64_t first = oi.page_locations[static_cast<size_t>(p)].first_row_index;
+        const int64_t end = first + PageRows(oi, p, rg.num_rows);
+        while (r < ranges->size() && (*ranges)[r].end <= first) ++r;
+        if (r < ranges->size() && (*ranges)[r].begin < end) pages.push_back(p);
+      }
+      if (pages.size() == oi.page_locations.size()) continue;  // every page: read it whole
+      paged[k] = std::move(pages);
+      offset_index[k] = std::move(**index);
+    }
+  }
+  std::vector<int> field_of_column(static_cast<size_t>(schema_.num_columns()), -1);
+  for (size_t k = 0; k < fields.size(); ++k) {
+    for (int c : arrow_.leaves[fields[k]]) field_of_column[static_cast<size_t>(c)] = static_cast<int>(k);
+  }
+
   std::vector<ColumnChunkData> chunks(static_cast<size_t>(schema_.num_columns()));
   auto decode = [&](int64_t k) -> Status {
     const int c = columns[k];
+    const size_t f = static_cast<size_t>(field_of_column[static_cast<size_t>(c)]);
+    if (!paged[f].empty()) {
+      return ReadColumnChunkPages(data_->data(), data_->size(), rg.columns[c], schema_.column(c),
+                                  *offset_index[f], paged[f], rg.num_rows, ColumnContext(i, c),
+                                  &budget, page_options, &chunks[c]);
+    }
     return ReadColumnChunk(data_->data(), data_->size(), rg.columns[c], schema_.column(c),
                            rg.num_rows, ColumnContext(i, c), &budget, page_options, &chunks[c]);
   };
@@ -221,9 +322,18 @@ Result<RecordBatchRef> ParquetFileReader::ReadRowGroup(int i,
   auto assemble = [&](int64_t k) -> Status {
     const int f = fields[k];
     const FieldNode& node = arrow_.fields[f];
+    // The rows decoded: the selected pages', or the whole row group's.
+    int64_t decoded_rows = rg.num_rows;
+    if (!paged[k].empty()) {
+      decoded_rows = 0;
+      for (int p : paged[k]) decoded_rows += PageRows(*offset_index[k], p, rg.num_rows);
+    }
     QUIVER_ASSIGN_OR_RAISE(
-        ArrayRef a, AssembleField(node, schema_, &chunks, rg.num_rows, context, options_.pool,
+        ArrayRef a, AssembleField(node, schema_, &chunks, decoded_rows, context, options_.pool,
                                   options_.validate_full, &budget));
+    if (ranges != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(a, CutRows(a, *ranges, paged[k], offset_index[k], rg.num_rows));
+    }
     // Structure only: AssembleField checked the UTF-8 of strings itself,
     // much faster than value by value.
     Status st = a->Validate(/*full=*/false);
@@ -247,7 +357,7 @@ Result<RecordBatchRef> ParquetFileReader::ReadRowGroup(int i,
     for (int f : fields) s->fields.push_back(schema()->field(f));
     out_schema = std::move(s);
   }
-  return RecordBatch::Make(std::move(out_schema), rg.num_rows, std::move(arrays));
+  return RecordBatch::Make(std::move(out_schema), out_rows, std::move(arrays));
 }
 
 }  // namespace quiver::parquet

@@ -47,6 +47,12 @@ struct ParquetReadOptions {
   MemoryPool* pool = DefaultMemoryPool();
 };
 
+// Rows [begin, end) of a row group.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
 class ParquetFileReader {
  public:
   // Maps `path` and parses its footer.
@@ -75,6 +81,12 @@ class ParquetFileReader {
   // empty = all). Errors name the file, row group, column and page.
   Result<RecordBatchRef> ReadRowGroup(int i, const std::vector<int>& fields) const;
 
+  // Only rows `ranges` of row group i (ascending, disjoint, inside it).
+  // Columns that are one flat leaf with an offset index decode only the
+  // pages holding those rows; others are decoded whole and cut.
+  Result<RecordBatchRef> ReadRowGroupRows(int i, const std::vector<int>& fields,
+                                          const std::vector<RowRange>& ranges) const;
+
   // The page index of leaf column `column` in row group `row_group` (per
   // page: bounds, null counts; offsets and first rows), or nullopt when the
   // writer stored none. For pruning pages of pushed-down filters.
@@ -87,6 +99,9 @@ class ParquetFileReader {
  private:
   ParquetFileReader() = default;
   Status Init();
+  // ReadRowGroup (ranges null) and ReadRowGroupRows.
+  Result<RecordBatchRef> ReadRowGroupImpl(int i, const std::vector<int>& fields,
+                                          const std::vector<RowRange>* ranges) const;
 
   std::string name_;
   std::shared_ptr<Buffer> data_;

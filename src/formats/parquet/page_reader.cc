@@ -58,6 +58,16 @@ Status PageReader::Decompress(const uint8_t* src, int64_t src_size, int64_t dst_
   return Status::OK();
 }
 
+Status PageReader::Seek(int64_t offset, int64_t index) {
+  if (offset < 0 || offset >= size_) {
+    return Status::Invalid("{}: the page index puts page {} at chunk byte {}, outside the {} bytes "
+                           "of the chunk", context_, index, offset, size_);
+  }
+  pos_ = offset;
+  page_index_ = index;
+  return Status::OK();
+}
+
 Status PageReader::Next(Page* page, bool* done) {
   for (;;) {
     if (pos_ >= size_) {

@@ -68,6 +68,12 @@ class PageReader {
   // pages and unknown page types are skipped.
   Status Next(Page* page, bool* done);
 
+  // Moves to byte `offset` of the chunk, where page number `index` starts
+  // (an OffsetIndex location), so that Next() reads that page.
+  Status Seek(int64_t offset, int64_t index);
+  // Byte offset in the chunk of the next page header.
+  int64_t position() const { return pos_; }
+
   const std::string& context() const { return context_; }
   // "<context>, page N"
   std::string PageContext(int64_t index) const;

@@ -106,6 +106,27 @@ class ParquetSource final : public formats::FileReader {
     out.null_count = s.null_count;
     return out;
   }
+  std::vector<formats::SliceStatistics> unit_slices(int unit, int column) const override {
+    std::vector<formats::SliceStatistics> out;
+    for (PageStatistics& p : PageFieldStatistics(*reader_, unit, column)) {
+      formats::SliceStatistics s;
+      s.first_row = p.first_row;
+      s.rows = p.rows;
+      s.stats.min = std::move(p.min);
+      s.stats.max = std::move(p.max);
+      s.stats.null_count = p.null_count;
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+  Result<RecordBatchRef> ReadUnitRows(int unit, const std::vector<int>& columns,
+                                      const std::vector<formats::RowRange>& ranges) override {
+    std::vector<RowRange> rows;
+    for (const formats::RowRange& r : ranges) rows.push_back({r.begin, r.end});
+    QUIVER_ASSIGN_OR_RAISE(auto batch, reader_->ReadRowGroupRows(unit, columns, rows));
+    bytes_read_->fetch_add(reader_->row_group_bytes(unit, columns));
+    return batch;
+  }
   Result<RecordBatchRef> ReadUnit(int unit, const std::vector<int>& columns) override {
     QUIVER_ASSIGN_OR_RAISE(auto batch, reader_->ReadRowGroup(unit, columns));
     bytes_read_->fetch_add(reader_->row_group_bytes(unit, columns));

@@ -7,6 +7,7 @@
 #include "common/utf8.h"
 #include "formats/parquet/arrow_hints.h"
 #include "formats/parquet/arrow_reader.h"
+#include "formats/parquet/column_reader.h"
 
 namespace quiver::parquet {
 namespace {
@@ -100,6 +101,57 @@ FieldStatistics RowGroupFieldStatistics(const ParquetFileReader& reader, int row
   if (max) {
     out.max = Decode(reader, node, field, *max, false);
     out.max_exact = out.max && s.is_max_value_exact.value_or(true);
+  }
+  return out;
+}
+
+std::vector<PageStatistics> PageFieldStatistics(const ParquetFileReader& reader, int row_group,
+                                                int field) {
+  std::vector<PageStatistics> out;
+  if (row_group < 0 || row_group >= reader.num_row_groups() || field < 0 ||
+      field >= reader.schema()->num_fields()) {
+    return out;
+  }
+  const FieldNode& node = reader.arrow_schema_info().fields[field];
+  if (node.kind != FieldNode::Kind::kLeaf) return out;
+  const ColumnDescriptor& col = reader.parquet_schema().column(node.column);
+  if (col.max_rep_level != 0 || col.physical_type == Type::kInt96 ||
+      node.field->type->id == TypeId::kNull) {
+    return out;
+  }
+  // The page index is only defined for columns with a type-defined order.
+  const auto& orders = reader.metadata().column_orders;
+  if (static_cast<size_t>(node.column) >= orders.size() ||
+      (orders[static_cast<size_t>(node.column)] != ColumnOrder::kTypeOrder &&
+       orders[static_cast<size_t>(node.column)] != ColumnOrder::kIeee754TotalOrder)) {
+    return out;
+  }
+  auto column_index = reader.ReadColumnIndex(row_group, node.column);
+  auto offset_index = reader.ReadOffsetIndex(row_group, node.column);
+  if (!column_index.ok() || !offset_index.ok() || !column_index->has_value() ||
+      !offset_index->has_value()) {
+    return out;
+  }
+  const ColumnIndex& ci = **column_index;
+  const OffsetIndex& oi = **offset_index;
+  const int64_t rows = reader.row_group_rows(row_group);
+  const size_t n = oi.page_locations.size();
+  if (!ValidOffsetIndex(oi, rows) || ci.null_pages.size() != n || ci.min_values.size() != n ||
+      ci.max_values.size() != n || (!ci.null_counts.empty() && ci.null_counts.size() != n)) {
+    return out;
+  }
+  out.resize(n);
+  for (size_t p = 0; p < n; ++p) {
+    PageStatistics& s = out[p];
+    s.first_row = oi.page_locations[p].first_row_index;
+    s.rows = PageRows(oi, static_cast<int>(p), rows);
+    if (!ci.null_counts.empty() && ci.null_counts[p] >= 0) s.null_count = ci.null_counts[p];
+    if (ci.null_pages[p]) {
+      s.null_count = s.rows;  // a page of nulls only
+      continue;
+    }
+    s.min = Decode(reader, node, field, ci.min_values[p], true);
+    s.max = Decode(reader, node, field, ci.max_values[p], false);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "columnar/array.h"
 #include "formats/parquet/file_reader.h"
@@ -28,6 +29,22 @@ struct FieldStatistics {
 // Statistics of top-level field `field` in row group `row_group`. Fields
 // that are not a single leaf column (structs, lists, maps) have none.
 FieldStatistics RowGroupFieldStatistics(const ParquetFileReader& reader, int row_group, int field);
+
+// Statistics of one data page (from the page index).
+struct PageStatistics {
+  int64_t first_row = 0;
+  int64_t rows = 0;
+  ArrayRef min;  // null when unknown (null pages, NaN bounds)
+  ArrayRef max;
+  int64_t null_count = -1;
+};
+
+// Per page of top-level field `field` in `row_group`, in row order, from
+// its ColumnIndex and OffsetIndex. Empty when the field is not one flat
+// leaf column, the writer stored no page index, or the index is
+// inconsistent (then pages are not pruned, never wrongly).
+std::vector<PageStatistics> PageFieldStatistics(const ParquetFileReader& reader, int row_group,
+                                                int field);
 
 // One statistic value rendered for humans (parquet-meta): the decoded value
 // when the column's type allows, else hex bytes.

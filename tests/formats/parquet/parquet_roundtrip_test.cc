@@ -263,6 +263,100 @@ TEST(ParquetFileReaderTest, PageIndexIsWrittenAndReadable) {
   EXPECT_FALSE(reader->ReadColumnIndex(1, 0).ok());
 }
 
+TEST(ParquetFileReaderTest, RowRangesDecodeOnlyTheirPagesAndEqualTheWholeRead) {
+  // Pages of 300 rows (not aligned with the ranges); flat columns are read
+  // page by page, the list, struct and interval columns whole and cut.
+  RecordBatchRef batch = MakeBatch();
+  ParquetWriteOptions o;
+  o.data_page_rows = 300;
+  for (int version : {1, 2}) {
+    o.data_page_version = version;
+    auto data = Write({batch}, o);
+    auto reader = ParquetFileReader::Open(data, "ranges.parquet").ValueOrDie();
+    auto whole = reader->ReadRowGroup(0, {}).ValueOrDie();
+    std::mt19937 rng(42 + version);
+    for (int round = 0; round < 60; ++round) {
+      std::vector<RowRange> ranges;
+      int64_t at = std::uniform_int_distribution<int64_t>(0, 400)(rng);
+      while (at < kRows) {
+        const int64_t len = std::uniform_int_distribution<int64_t>(1, 700)(rng);
+        ranges.push_back({at, std::min(kRows, at + len)});
+        at = ranges.back().end + std::uniform_int_distribution<int64_t>(1, 900)(rng);
+      }
+      if (round == 0) ranges = {{0, kRows}};
+      if (round == 1) ranges = {{299, 301}, {2499, 2500}};
+      auto got = reader->ReadRowGroupRows(0, {}, ranges);
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      int64_t rows = 0;
+      for (const auto& r : ranges) rows += r.end - r.begin;
+      ASSERT_EQ((*got)->num_rows(), rows);
+      for (int c = 0; c < whole->num_columns(); ++c) {
+        std::vector<ArrayRef> parts;
+        for (const auto& r : ranges) parts.push_back(whole->column(c)->Slice(r.begin, r.end - r.begin));
+        auto expected = Concatenate(parts).ValueOrDie();
+        EXPECT_TRUE(ArrayEquals(*(*got)->column(c), *expected))
+            << "version " << version << " round " << round << " column " << c;
+      }
+    }
+    // Ranges must be ascending and inside the row group.
+    EXPECT_FALSE(reader->ReadRowGroupRows(0, {}, {{10, 20}, {15, 30}}).ok());
+    EXPECT_FALSE(reader->ReadRowGroupRows(0, {}, {{0, kRows + 1}}).ok());
+    EXPECT_FALSE(reader->ReadRowGroupRows(0, {}, {{5, 5}}).ok());
+  }
+}
+
+TEST(ParquetFileReaderTest, RowRangesNeverTouchOtherPages) {
+  // A damaged page outside the ranges does not matter: it is never read.
+  RecordBatchRef batch = MakeBatch();
+  ParquetWriteOptions o;
+  o.data_page_rows = 500;
+  auto data = Write({batch}, o);
+  auto reader = ParquetFileReader::Open(data, "damaged.parquet").ValueOrDie();
+  const auto offsets = reader->ReadOffsetIndex(0, 0).ValueOrDie();
+  ASSERT_TRUE(offsets.has_value());
+  const PageLocation& page3 = offsets->page_locations[3];
+  std::string bytes(reinterpret_cast<const char*>(data->data()), static_cast<size_t>(data->size()));
+  for (int k = 0; k < 16; ++k) bytes[static_cast<size_t>(page3.offset + page3.compressed_page_size - 1 - k)] ^= 0x5a;
+  auto damaged = ParquetFileReader::Open(Buffer::CopyFrom(bytes).ValueOrDie(), "damaged.parquet")
+                     .ValueOrDie();
+  EXPECT_FALSE(damaged->ReadRowGroup(0, {0}).ok());
+  auto got = damaged->ReadRowGroupRows(0, {0}, {{10, 20}, {900, 1400}, {2100, 2500}});
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_TRUE(ArrayEquals(*(*got)->column(0),
+                          *Concatenate({batch->column(0)->Slice(10, 10), batch->column(0)->Slice(900, 500),
+                                        batch->column(0)->Slice(2100, 400)})
+                               .ValueOrDie()));
+  auto bad = damaged->ReadRowGroupRows(0, {0}, {{1499, 1501}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("page 3"), std::string::npos) << bad.status().ToString();
+}
+
+TEST(ParquetStatisticsTest, PageStatisticsFollowThePageIndex) {
+  RecordBatchRef batch = MakeBatch();
+  ParquetWriteOptions o;
+  o.data_page_rows = 500;
+  auto data = Write({batch}, o);
+  auto reader = ParquetFileReader::Open(data, "pages.parquet").ValueOrDie();
+  auto pages = PageFieldStatistics(*reader, 0, 0);  // i: i * 1000 - 77, every 7th null
+  ASSERT_EQ(pages.size(), 5u);
+  for (size_t p = 0; p < pages.size(); ++p) {
+    EXPECT_EQ(pages[p].first_row, static_cast<int64_t>(500 * p));
+    EXPECT_EQ(pages[p].rows, 500);
+    ASSERT_TRUE(pages[p].min && pages[p].max);
+    EXPECT_GT(pages[p].null_count, 0);
+  }
+  EXPECT_EQ(pages[1].min->GetValues<int64_t>(1)[0], 501 * 1000 - 77);
+  EXPECT_EQ(pages[4].max->GetValues<int64_t>(1)[0], 2499 * 1000 - 77);
+  // Not one flat leaf: a list and a struct have no page statistics.
+  EXPECT_TRUE(PageFieldStatistics(*reader, 0, 4).empty());
+  EXPECT_TRUE(PageFieldStatistics(*reader, 0, 5).empty());
+  EXPECT_TRUE(PageFieldStatistics(*reader, 3, 0).empty());
+  // Without a page index, none.
+  o.page_index = false;
+  auto plain = ParquetFileReader::Open(Write({batch}, o), "plain.parquet").ValueOrDie();
+  EXPECT_TRUE(PageFieldStatistics(*plain, 0, 0).empty());
+}
+
 TEST(ParquetFileReaderTest, ConcurrentReadsFromPoolTasks) {
   // Row groups read from inside thread-pool tasks, each fanning its columns
   // out on the same pool: must neither deadlock nor mix results up.
