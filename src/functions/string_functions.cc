@@ -146,14 +146,17 @@ Status MapCase(std::string_view in, CaseMapping mode, std::string* out) {
 // character, '\' escapes the next character.
 class LikeMatcher {
  public:
+  // ILIKE lowers the pattern and each text as PostgreSQL does in a UTF-8
+  // database (Generic_Text_IC_like: lower() of both, then a plain LIKE), so
+  // non-ASCII letters match across case too.
   LikeMatcher(std::string_view pattern, bool case_insensitive)
-      : ci_(case_insensitive), pattern_(pattern) {
+      : ci_(case_insensitive), pattern_(ci_ ? Lowered(pattern) : std::string(pattern)) {
     // Literal pieces between unescaped '%'; '_' forces the general matcher.
     std::string piece;
-    for (size_t i = 0; i < pattern.size(); ++i) {
-      char c = pattern[i];
-      if (c == '\\' && i + 1 < pattern.size()) {
-        c = pattern[++i];
+    for (size_t i = 0; i < pattern_.size(); ++i) {
+      char c = pattern_[i];
+      if (c == '\\' && i + 1 < pattern_.size()) {
+        c = pattern_[++i];
       } else if (c == '%') {
         pieces_.push_back(piece);
         piece.clear();
@@ -161,15 +164,14 @@ class LikeMatcher {
       } else if (c == '_') {
         has_underscore_ = true;
       }
-      piece += ci_ ? AsciiLower(c) : c;
+      piece += c;
     }
     pieces_.push_back(piece);
   }
 
   bool Match(std::string_view s) const {
     if (ci_) {
-      lowered_.assign(s.begin(), s.end());
-      for (char& c : lowered_) c = AsciiLower(c);
+      LowerInto(s, &lowered_);
       s = lowered_;
     }
     if (has_underscore_) return Generic(s, 0, 0);
@@ -214,11 +216,25 @@ class LikeMatcher {
         continue;
       }
       if (c == '\\' && pi + 1 < p.size()) c = p[++pi];
-      if ((ci_ ? AsciiLower(c) : c) != s[si]) return false;
+      if (c != s[si]) return false;
       ++si;
       ++pi;
     }
     return si == s.size();
+  }
+
+  // lower() of PostgreSQL; ASCII-only lowering when the C library has no
+  // C.UTF-8 locale (MapCase refuses then).
+  static void LowerInto(std::string_view in, std::string* out) {
+    if (!MapCase(in, CaseMapping::kLower, out).ok()) {
+      out->assign(in);
+      for (char& c : *out) c = AsciiLower(c);
+    }
+  }
+  static std::string Lowered(std::string_view in) {
+    std::string out;
+    LowerInto(in, &out);
+    return out;
   }
 
   bool ci_;

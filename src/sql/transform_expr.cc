@@ -515,8 +515,23 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
       return e;
     }
     case pg_query::Node::kCollateClause: {
-      // Only the byte-order ("C") collation exists; COLLATE is accepted and ignored.
-      return TransformExpr(node.collate_clause().arg());
+      // Text compares byte-wise, which is PostgreSQL's "C" collation (and
+      // "POSIX", "ucs_basic"; "default" is the database's, here C). Any other
+      // collation would sort differently, so it is refused, never ignored.
+      const auto& c = node.collate_clause();
+      std::string name;
+      for (const auto& part : c.collname()) {
+        if (!name.empty()) name += '.';
+        name += StringOf(part);
+      }
+      if (name != "C" && name != "POSIX" && name != "ucs_basic" && name != "default") {
+        return Status::KeyError("collation \"{}\" for encoding \"UTF8\" does not exist", name)
+            .WithSqlState(sqlstate::kUndefinedObject)
+            .WithPosition(c.location())
+            .WithHint("Quiver compares text byte-wise: only the collations \"C\", \"POSIX\", "
+                      "\"ucs_basic\" and \"default\" exist");
+      }
+      return TransformExpr(c.arg());
     }
     case pg_query::Node::kAIndirection:
       return UnsupportedAt(-1, "array subscripts and field selection");

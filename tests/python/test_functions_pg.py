@@ -57,6 +57,11 @@ QUERIES = [
     "SELECT id, s ~ '\\d', s ~ '^\\D+$', s ~ '[^a-z]', s ~ 'a{2,}', s ~ '(an){2}' FROM r",
     "SELECT id, s ~ 'line1.line2', s ~ '^line2', s ~ 'e1$', s ~ '\\.b\\*', s ~ '[.]' FROM r",
     "SELECT id, s ~ '\\x41', s ~* '\\x41', s ~ '\\u00e9', s ~ 'caf\\u00e9' FROM r",
+    # ILIKE lowers both sides as PostgreSQL's lower() does in a UTF-8 database
+    "SELECT id, s ILIKE '%É%', s ILIKE 'NAÏVE%', s ILIKE '%CAFÉ_%', s NOT ILIKE '%été', s ILIKE p, s ILIKE upper(p), s ILIKE '%\\%%' FROM r",
+    "SELECT id, s ILIKE '_ELLO%', s ILIKE 'n_ïve%', upper(s) ILIKE s, s ~~* 'ABC', s !~~* '%A%' FROM r",
+    # COLLATE with the byte-order collations, which are the only ones Quiver has
+    "SELECT id, s COLLATE \"C\" < 'b', s COLLATE \"POSIX\" >= 'a', (s COLLATE ucs_basic) = 'abc', s COLLATE \"default\" FROM r",
     # SIMILAR TO
     "SELECT id, s SIMILAR TO '%o%', s SIMILAR TO '(a|b)%', s SIMILAR TO '[a-c]*', s SIMILAR TO 'a_c' FROM r",
     "SELECT id, s NOT SIMILAR TO '%a%', s SIMILAR TO 'x#_y%' ESCAPE '#', s SIMILAR TO '%.%', s SIMILAR TO '' FROM r",
@@ -216,6 +221,7 @@ ERRORS = [
     "SELECT date_bin('0 seconds', TIMESTAMP '2024-01-01', TIMESTAMP '2000-01-01')",
     "SELECT TIMESTAMP '2024-01-01' AT TIME ZONE 'Mars/Olympus_Mons'",
     "SELECT make_interval(days => 1, days => 2)",
+    "SELECT 'a' COLLATE \"xx_NO_SUCH\" < 'b'",
 ]
 
 REFUSED = [
@@ -275,3 +281,11 @@ def test_unknown_function_says_where_and_what_is_near(pg, run_quiver, sql, near)
     # The position is that of the call in the statement (1-based, as psql's caret).
     assert err["position"] == sql.index(name) + 1 + len(SETUP), err
     assert f'Perhaps you meant to call the function "{near}"' in err["hint"], err
+
+
+def test_collations_that_sort_differently_are_refused(run_quiver):
+    # PostgreSQL has en_US etc. where the OS has the locale; Quiver compares
+    # bytes, so a linguistic collation is refused rather than ignored.
+    err = quiver_error(run_quiver, "SELECT s FROM r ORDER BY s COLLATE \"en_US.utf8\"")
+    assert err["sqlstate"] == "42704", err
+    assert 'collation "en_US.utf8"' in err["error"] and "byte-wise" in err["hint"], err
