@@ -7,6 +7,7 @@
 //
 // Intervals are Arrow's month_day_nano ({int32 months, int32 days, int64
 // ns}) holding whole microseconds, PostgreSQL's {month, day, time}.
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -303,6 +304,20 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
                 return Age(ReadTs(a[0], i), ReadTs(a[1], i));
               });
             }});
+    // age(ts): from ts to today's midnight (current_date; the session time
+    // zone is UTC, so the same instant for timestamp and timestamptz).
+    ScalarFunction age_today{
+        "age", {t}, nullptr, iv, nullptr,
+        [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
+          const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+          const int64_t midnight = FloorDiv(now, kMicrosPerDay) * kMicrosPerDay;
+          return FixedRows<Mdn>(ctx, a, n, out,
+                                [&](int64_t i) -> Result<Mdn> { return Age(midnight, ReadTs(a[0], i)); });
+        }};
+    age_today.is_volatile = true;
+    r->Add(age_today);
   }
   // timestamptz AT TIME ZONE zone: the local time there; timestamp AT TIME
   // ZONE zone: the instant at which the zone's clocks show it.

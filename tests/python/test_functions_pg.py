@@ -160,6 +160,8 @@ QUERIES = [
     "date_bin('7 days', tz, TIMESTAMPTZ '2020-01-06 00:00+00')::text FROM t",
     "SELECT id, age(ts, TIMESTAMP '2000-02-29')::text, age(TIMESTAMP '2000-02-29', ts)::text, age(ts, ts)::text, "
     "age(tz, TIMESTAMPTZ '2024-03-31 12:00+00')::text FROM t",
+    # age(x) counts from today's midnight (a run across midnight UTC could see two days)
+    "SELECT id, age(ts)::text, age(tz)::text, age(d::timestamp)::text FROM t",
     "SELECT age(TIMESTAMP '2024-03-31', TIMESTAMP '2024-02-29')::text, age(TIMESTAMP '2024-03-01', TIMESTAMP '2024-01-31')::text, "
     "age(TIMESTAMP '2023-03-01', TIMESTAMP '2024-01-31 12:00')::text, age(TIMESTAMP '2001-04-10', TIMESTAMP '1957-06-13')::text",
     # AT TIME ZONE with IANA names, across DST transitions (gaps and repeated hours)
