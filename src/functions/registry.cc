@@ -60,6 +60,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterTextFunctions(r);
     RegisterDateTimeFormatFunctions(r);
     RegisterDateTimeMoreFunctions(r);
+    RegisterNumericFormatFunctions(r);
     return r;
   }();
   return *registry;

@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "functions/cast.h"
+#include "functions/numeric_format.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
 #include "vector/json_type.h"
@@ -961,10 +962,39 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
       IsIntegerType(*args[1]->return_type)) {
     round_digits = static_cast<int>(args[1]->As<ConstantExpression>().value.integer());
   }
+  // to_number's result scale is its template's: the template must be a constant.
+  int to_number_scale = -1;
+  if (name == "to_number" && args.size() == 2) {
+    if (args[1]->type != ExprType::kConstant) {
+      return Status::Unsupported(
+                 "to_number with a template that is not a constant (the scale of its numeric "
+                 "result comes from the template)")
+          .WithPosition(e.location);
+    }
+    const Value& v = args[1]->As<ConstantExpression>().value;
+    if (v.is_null() || v.str().empty()) {
+      // PostgreSQL gives NULL for a NULL or empty template.
+      ExprPtr c = MakeConstant(Value::Null(decimal128(kMaxDecimalPrecision, 0)));
+      c->alias = name;
+      return c;
+    }
+    // A template PostgreSQL refuses is refused when the call runs, as there.
+    auto scale = ToNumberScale(v.str());
+    to_number_scale = scale.ok() ? scale.ValueOrDie() : 0;
+    if (to_number_scale > kMaxDecimalPrecision) {
+      return Status::Unsupported("to_number with more than {} digits after the decimal point",
+                                 kMaxDecimalPrecision)
+          .WithPosition(e.location);
+    }
+  }
   auto f = MakeFunction(name, std::move(args), false);
   if (!f.ok()) return f.status().WithPosition(e.location);
   ExprPtr out = std::move(f).ValueOrDie();
   // Result scales that depend on constant arguments.
+  if (to_number_scale >= 0) {
+    out->return_type = decimal128(kMaxDecimalPrecision, to_number_scale);
+    out->As<FunctionExpression>().function.return_type = out->return_type;
+  }
   if (!field.empty() && (field == "second" || field == "seconds" || field == "epoch" ||
                          field == "millisecond" || field == "milliseconds" || field == "julian")) {
     out->return_type = decimal128(24, 6);

@@ -278,6 +278,32 @@ TEST_F(FunctionsSql, UnicodeCaseMapping) {
             "HÉLLO ß|école|École Ünd");
 }
 
+// Expected texts are PostgreSQL 15's (C.UTF-8 database); to_number's scale is
+// its template's where PostgreSQL shows the digits read (1.20 for its 1.2...).
+TEST_F(FunctionsSql, NumericToCharAndToNumber) {
+  Check({
+      {"SELECT to_char(12345, '99,999.99'), to_char(-12.5::float8, 'FM999.999'), to_char(9.99, '9.9EEEE'), "
+       "to_char(1994, 'FMRN'), to_char(-0.5, '9.99PR')",
+       " 12,345.00|-12.5| 10.0e+00|MCMXCIV| <.50>"},
+      {"SELECT to_char(485, '999th'), to_char(-0.0004, 'S9.99'), to_char(123, '99'), to_char('NaN'::float8, '99999'), "
+       "to_char(1.23456789012345678::float8, '9.99999999999999999')",
+       " 485th| +.00| ##|   NaN| 1.23456789012346"},
+      {"SELECT to_char(2147483647, '9V9'), to_char(12, 'L99'), to_char(0.1, 'FM9.9'), to_char(-485, 'FM999MI')",
+       "-10|  12|.1|485-"},
+      {"SELECT to_number('-12,345.678', '99G999D999'), to_number('<12>', '99PR'), to_number('12', '99V9'), "
+       "to_number('1 -', '9S'), to_number('  12.3-', '999.9MI')",
+       "-12345.678|-12|1.2|1|-12.3"},
+      {"SELECT to_char(1, '9.9.9')", "ERROR: multiple decimal points"},
+      {"SELECT to_char(1, 'FM9EEEE')", "ERROR: \"EEEE\" is incompatible with other formats"},
+      {"SELECT to_number('1', 'RN')", "ERROR: \"RN\" not supported for input"},
+      {"SELECT to_number('abc', '999')", "ERROR: invalid input syntax for type numeric: \" \""},
+      {"SELECT to_number('12', '9.9')", "ERROR: numeric field overflow"},
+  });
+  EXPECT_EQ(Rows(db_, "SELECT to_number('1', t) FROM (VALUES ('9')) v(t)")
+                .rfind("ERROR: unsupported: to_number with a template that is not a constant", 0),
+            0u);
+}
+
 TEST_F(FunctionsSql, DatesAndLeapDays) {
   Check({
       {"SELECT date '2024-02-29' + interval '1 year', date '2024-01-31' + interval '1 month'",

@@ -49,6 +49,22 @@ def nl(expr):
     return f"replace({expr}, chr(10), '/')"
 
 
+# Numbers for to_char: integer, bigint, numeric, double precision and real
+# edge values (zero, negatives, both ends of the integer types, values that
+# round or overflow the template, many digits, NaN and infinities).
+NUMS = """(VALUES
+  (1, 0::int, 0::bigint, 0::numeric, 0::float8, 0::real),
+  (2, 5, 12345678901, 1.5, 0.5, 2.5),
+  (3, -12, -9223372036854775808, -12.345, -12.345, -1.5),
+  (4, 1234, 9223372036854775807, 99.995, 123456.789, 0.001),
+  (5, -1234567, 1000000000000000, 0.0005, 'NaN'::float8, 'NaN'::real),
+  (6, 2147483647, -1, -0.0004, 'Infinity'::float8, 'Infinity'::real),
+  (7, NULL, NULL, NULL, '-Infinity'::float8, '-Infinity'::real),
+  (8, 3999, 4000, 1234567890.123456789012345678, 1000000000000000.0, 12345678.9),
+  (9, 11, 112, -999.999, 0.000001234, -0.0::real),
+  (10, -2147483648, 23, 3999.5, 2.5, 99.5)) AS v(id, i, b, n, f, r)"""
+
+
 QUERIES = [
     # the operators, column and constant patterns
     "SELECT id, s ~ p, s !~ p, s ~* upper(p), s !~* upper(p) FROM r",
@@ -148,6 +164,27 @@ QUERIES = [
     "to_timestamp('12:00 AM 2024-01-01', 'HH12:MI AM YYYY-MM-DD')::text, to_timestamp('2024-01-01 12:30 pm', 'YYYY-MM-DD HH:MI pm')::text, "
     "to_timestamp('0001-01-01 BC', 'YYYY-MM-DD BC')::text, to_timestamp('2024 XII 25', 'YYYY RM DD')::text",
     "SELECT to_timestamp(0)::text, to_timestamp(1709211909.123456)::text, to_timestamp(-1.5)::text, to_timestamp(951782400)::text",
+    # to_char of numbers: digits, zeros, point, group, signs, FM, overflow '#'
+    f"SELECT id, to_char(i, '99999'), to_char(i, 'FM9,999,999,999'), to_char(i, '0000000000'), to_char(i, 'S9999') FROM {NUMS}",
+    f"SELECT id, to_char(b, '9999999999999999999'), to_char(b, 'FM9G999G999G999G999G999G999'), to_char(b, '99999PR'), to_char(b, 'SG99999999') FROM {NUMS}",
+    f"SELECT id, to_char(n, '9999.99'), to_char(n, 'FM9999.99'), to_char(n, 'FM0000.000'), to_char(n, '9,999,999,999.999999999999999999') FROM {NUMS}",
+    f"SELECT id, to_char(n, '.99'), to_char(n, '0.9'), to_char(n, '99.0MI'), to_char(n, 'PL999.9'), to_char(n, 'FM999.9PR'), to_char(n, '999D99S') FROM {NUMS}",
+    f"SELECT id, to_char(f, '999999.999'), to_char(f, 'FM999999999999999.99999'), to_char(f, '9.99EEEE'), to_char(f, 'S0.000') FROM {NUMS}",
+    f"SELECT id, to_char(r, '999999.999'), to_char(r, 'FM99999999.99'), to_char(r, '9.9EEEE'), to_char(r, 'MI99.99') FROM {NUMS}",
+    # Roman numerals, ordinals, V (times ten to the n), EEEE, literals, L / B / C
+    f"SELECT id, to_char(i, 'RN'), to_char(n, 'FMrn'), to_char(f, 'FMRN'), to_char(i, '999th'), to_char(b, 'FM999TH') FROM {NUMS} WHERE id <> 3",
+    f"SELECT id, to_char(i, '99V99'), to_char(n, '999V9'), to_char(f, '9V999'), to_char(r, 'FM99V9') FROM {NUMS}",
+    f"SELECT id, to_char(i, '9.999EEEE'), to_char(b, '9.99EEEE'), to_char(n, '9.9EEEE'), to_char(n, '9EEEE') FROM {NUMS}",
+    f"SELECT id, to_char(i, '\"Total:\" 999,999 \"units\"'), to_char(n, 'L9,999.99'), to_char(n, 'FML99'), to_char(i, 'B9C9é9SP9') FROM {NUMS}",
+    "SELECT to_char(0.1, '9.9'), to_char(0.1, 'FM9.9'), to_char(0, 'FM9.99'), to_char(0, 'FM0.99'), to_char(-0.5, 'FM9.9PR'), "
+    "to_char(485, '9 9 9'), to_char(485, '999MI'), to_char(-485, '999MI'), to_char(-485, 'FM999MI'), to_char(485, 'PL999'), "
+    "to_char(9.99, '9.9EEEE'), to_char(12, ''), to_char(1.5::numeric(3, 1), '99.99'), to_char(32767::smallint, '999,999')",
+    # to_number: the digits the template reads, signs where PostgreSQL reads them
+    "SELECT to_number('1.5', '9.99'), to_number('-12,345.678', '99G999D999'), to_number('12345', '99'), to_number('1 -', '9S'), "
+    "to_number('$1,234.50', 'L9,999.99'), to_number('  12.3-', '999.9MI'), to_number('<12>', '99PR'), to_number('12', '99V9'), "
+    "to_number('-.5', '9.9'), to_number('7+', '9S'), to_number('0001.2300', '9999.9999'), to_number('12th', '99th'), to_number('1', '')",
+    "SELECT s, to_number(s, '999,999.99'), to_number(s, 'FMS999.99'), to_number(s, '\"ab\"999MI') FROM "
+    "(VALUES ('123'), ('-12.5'), ('1.234'), ('ab12-'), ('12,3'), (NULL), ('  9.999'), ('-1,2'), ('ab-1')) AS v(s)",
     # make_timestamp, make_interval (named and positional), justify_*, date_bin, age
     "SELECT make_timestamp(2024, 2, 29, 13, 5, 9.5)::text, make_timestamp(-44, 3, 15, 0, 0, 0)::text, make_timestamp(2023, 12, 31, 24, 0, 0)::text, "
     "make_timestamptz(2024, 1, 1, 0, 0, 0.000001)::text, make_timestamp(1, 1, 1, 23, 59, 59.9999996)::text",
@@ -223,6 +260,21 @@ ERRORS = [
     "SELECT date_bin('0 seconds', TIMESTAMP '2024-01-01', TIMESTAMP '2000-01-01')",
     "SELECT TIMESTAMP '2024-01-01' AT TIME ZONE 'Mars/Olympus_Mons'",
     "SELECT make_interval(days => 1, days => 2)",
+    # numeric template errors (42601) and what to_char / to_number refuse
+    "SELECT to_char(1, '9.9.9')",
+    "SELECT to_char(1, '99V9.9')",
+    "SELECT to_char(1.5, '9EEEE9')",
+    "SELECT to_char(1, 'S99S')",
+    "SELECT to_char(1, 'S99MI')",
+    "SELECT to_char(1, '99PR9')",
+    "SELECT to_char(1, 'FM9.9EEEE')",
+    "SELECT to_char(1, '99MIPR')",
+    "SELECT to_char(9223372036854775807, 'RN')",
+    "SELECT to_char('NaN'::float8, '999th')",
+    "SELECT to_number('1.5', '9.9EEEE')",
+    "SELECT to_number('XII', 'RN')",
+    "SELECT to_number('abc', '999')",
+    "SELECT to_number('12', '9.9')",
     "SELECT 'a' COLLATE \"xx_NO_SUCH\" < 'b'",
 ]
 
