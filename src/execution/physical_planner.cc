@@ -87,7 +87,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOperator(const LogicalOperator&
     case LogicalOpType::kTableFunction:
       return PlanTableFunction(op.As<plan::LogicalTableFunction>());
     case LogicalOpType::kRecursiveCte:
-      return Status::Unsupported("WITH RECURSIVE");
+      return PlanRecursiveCte(op.As<plan::LogicalRecursiveCte>());
     case LogicalOpType::kInsert:
     case LogicalOpType::kUpdate:
     case LogicalOpType::kDelete:

@@ -272,9 +272,13 @@ class PipelineRunner {
 }  // namespace
 
 Status ExecutePlan(ExecutionContext& ctx, PhysicalOperator* root) {
+  return ExecutePipelines(ctx, root, root->children()[0].get());
+}
+
+Status ExecutePipelines(ExecutionContext& ctx, PhysicalOperator* root, PhysicalOperator* input) {
   PipelineBuilder builder;
   Pipeline* top = builder.NewPipeline(root, 0, nullptr);
-  root->children()[0]->BuildPipelines(top, &builder);
+  input->BuildPipelines(top, &builder);
   auto& pipelines = builder.pipelines();
 
   // How many pipelines feed each sink; it is finalized after the last.

@@ -40,5 +40,9 @@ class PipelineBuilder {
 // Runs the plan rooted at `root` (which must be a sink, e.g. the result
 // collector) to completion.
 Status ExecutePlan(ExecutionContext& ctx, PhysicalOperator* root);
+// The same for `input`'s plan feeding `sink`, which does not own it (a
+// recursive CTE runs its terms so, over and over). The sink states the
+// plan's operators hold must be clear before (they are kept after).
+Status ExecutePipelines(ExecutionContext& ctx, PhysicalOperator* sink, PhysicalOperator* input);
 
 }  // namespace quiver::exec

@@ -1,6 +1,7 @@
 // Aggregate functions: count(*), count, sum, avg, min, max, bool_and/every,
 // bool_or, stddev/variance (sample and population), string_agg (also with
-// ORDER BY: __string_agg_ordered).
+// ORDER BY: __string_agg_ordered), and the ordered-set aggregates
+// percentile_cont, percentile_disc and mode (WITHIN GROUP).
 //
 // Result types follow PostgreSQL: sum(smallint|integer) -> bigint,
 // sum(bigint|numeric) -> numeric, sum(real) -> real, sum(double) -> double;
@@ -874,6 +875,157 @@ AggregateFunction SingleValue() {
   return f;
 }
 
+// Ordered-set aggregates: percentile_cont, percentile_disc, mode (WITHIN
+// GROUP (ORDER BY x)), bound as name(x, spec) (planner/bind_expression.cc):
+// spec is "A" or "D" (the ORDER BY direction), then for the percentiles
+// ":" and the fraction (checked to lie in [0, 1] by the binder). The state
+// keeps every non-NULL x (NULLs are ignored, as in PostgreSQL); the final
+// step sorts them and picks as PostgreSQL's orderedsetaggs.c does.
+struct OrderedSetValues {
+  std::vector<Value> values;
+  std::string spec;
+  MemoryPool* pool;
+};
+
+struct OrderedSetState {
+  OrderedSetValues* set;
+  int64_t charged;
+};
+
+enum class OrderedSetKind { kPercentileCont, kPercentileDisc, kMode };
+
+int64_t ValueBytes(const Value& v) { return static_cast<int64_t>(sizeof(Value) + v.str().size()); }
+
+Status AddOrderedSetValue(OrderedSetState* st, Value v, std::string_view spec, PoolCredit& credit) {
+  int64_t bytes = ValueBytes(v);
+  if (st->set == nullptr) bytes += static_cast<int64_t>(sizeof(OrderedSetValues));
+  QUIVER_RETURN_NOT_OK(credit.Take(bytes));
+  st->charged += bytes;
+  if (st->set == nullptr) st->set = new OrderedSetValues{{}, std::string(spec), credit.pool()};
+  st->set->values.push_back(std::move(v));
+  return Status::OK();
+}
+
+// PostgreSQL's interval_mul (fractions of months and days cascade down).
+IntervalValue ScaleInterval(const IntervalValue& a, double f) {
+  auto ts_round = [](double x) { return std::rint(x * 1e6) / 1e6; };
+  IntervalValue r;
+  r.months = static_cast<int32_t>(a.months * f);
+  r.days = static_cast<int32_t>(a.days * f);
+  const double month_remainder_days = ts_round((a.months * f - r.months) * 30);
+  double sec_remainder =
+      ts_round((a.days * f - r.days + month_remainder_days - static_cast<int>(month_remainder_days)) *
+               86400);
+  if (std::fabs(sec_remainder) >= 86400) {
+    const int whole = static_cast<int>(sec_remainder / 86400);
+    r.days += whole;
+    sec_remainder -= whole * 86400.0;
+  }
+  r.days += static_cast<int32_t>(month_remainder_days);
+  r.micros = static_cast<int64_t>(std::rint(static_cast<double>(a.micros) * f + sec_remainder * 1e6));
+  return r;
+}
+
+Result<Value> FinishOrderedSet(OrderedSetKind kind, OrderedSetValues& set, const TypeRef& out) {
+  std::vector<Value>& v = set.values;
+  const bool desc = !set.spec.empty() && set.spec[0] == 'D';
+  std::stable_sort(v.begin(), v.end(), [desc](const Value& a, const Value& b) {
+    const int c = a.Compare(b);
+    return desc ? c > 0 : c < 0;
+  });
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (kind == OrderedSetKind::kMode) {
+    size_t best = 0;
+    int64_t best_count = 0;
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i + 1;
+      while (j < v.size() && v[j].Compare(v[i]) == 0) ++j;
+      if (static_cast<int64_t>(j - i) > best_count) {
+        best_count = static_cast<int64_t>(j - i);
+        best = i;
+      }
+      i = j;
+    }
+    return v[best];
+  }
+  const size_t colon = set.spec.find(':');
+  const double fraction = colon == std::string::npos ? 0.5 : std::strtod(set.spec.c_str() + colon + 1, nullptr);
+  if (kind == OrderedSetKind::kPercentileDisc) {
+    const auto rownum = static_cast<int64_t>(std::ceil(fraction * static_cast<double>(n)));
+    return v[static_cast<size_t>(std::clamp<int64_t>(rownum, 1, n) - 1)];
+  }
+  const double position = fraction * static_cast<double>(n - 1);
+  const auto first = static_cast<size_t>(std::floor(position));
+  const auto second = static_cast<size_t>(std::ceil(position));
+  if (first == second) return v[first];
+  const double proportion = position - static_cast<double>(first);
+  if (out->id == TypeId::kDouble) {
+    const double lo = v[first].floating(), hi = v[second].floating();
+    return Value::Double(lo + (hi - lo) * proportion);
+  }
+  // interval: lo + (hi - lo) * proportion
+  const IntervalValue& lo = v[first].interval();
+  const IntervalValue& hi = v[second].interval();
+  const IntervalValue diff{hi.months - lo.months, hi.days - lo.days, hi.micros - lo.micros};
+  const IntervalValue scaled = ScaleInterval(diff, proportion);
+  return Value::Interval({lo.months + scaled.months, lo.days + scaled.days, lo.micros + scaled.micros});
+}
+
+AggregateFunction OrderedSetAggregate(const char* name, OrderedSetKind kind, TypeRef x) {
+  AggregateFunction f;
+  f.name = name;
+  f.args = {x ? x : AnyType(), utf8()};
+  f.return_type = x;
+  if (!x) {
+    f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
+      *ret = (*args)[0];
+      return Status::OK();
+    };
+  }
+  f.state_size = sizeof(OrderedSetState);
+  f.init = [](uint8_t* s) { new (s) OrderedSetState{nullptr, 0}; };
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
+    StringAccess spec(args[1]);
+    PoolCredit credit(pool);
+    return ForValidOrError(args, n, [&](int64_t i) -> Status {
+      return AddOrderedSetValue(reinterpret_cast<OrderedSetState*>(states[i]),
+                                ValueFromArray(*args[0].array, args[0].index(i)), spec(i), credit);
+    });
+  };
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool* pool) -> Status {
+    const auto* s = reinterpret_cast<const OrderedSetState*>(src);
+    auto* d = reinterpret_cast<OrderedSetState*>(dst);
+    if (s->set == nullptr) return Status::OK();
+    PoolCredit credit(pool);
+    for (const Value& v : s->set->values) {
+      QUIVER_RETURN_NOT_OK(AddOrderedSetValue(d, v, s->set->spec, credit));
+    }
+    return Status::OK();
+  };
+  f.finalize = [kind](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
+      -> Result<ArrayRef> {
+    std::vector<Value> values;
+    for (int64_t i = 0; i < n; ++i) {
+      auto* st = reinterpret_cast<OrderedSetState*>(states[i]);
+      if (st->set == nullptr || st->set->values.empty()) {
+        values.push_back(Value::Null(out));
+        continue;
+      }
+      QUIVER_ASSIGN_OR_RAISE(Value v, FinishOrderedSet(kind, *st->set, out));
+      values.push_back(std::move(v));
+    }
+    return ArrayFromValues(values, out, pool);
+  };
+  f.destroy = [](uint8_t* s) {
+    auto* st = reinterpret_cast<OrderedSetState*>(s);
+    MemoryPool* pool = st->set ? st->set->pool : nullptr;
+    delete st->set;
+    if (pool != nullptr && st->charged > 0) pool->Release(st->charged);
+    *st = OrderedSetState{nullptr, 0};
+  };
+  return f;
+}
+
 template <typename T>
 void AddMinMax(FunctionRegistry* r, TypeRef t) {
   r->Add(MinMaxFixed<T, false>(t));
@@ -943,6 +1095,11 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
     r->Add(Variance<double>(v.name, float64(), v.kind));
   }
   r->Add(StringAgg());
+  r->Add(OrderedSetAggregate("percentile_cont", OrderedSetKind::kPercentileCont, float64()));
+  r->Add(OrderedSetAggregate("percentile_cont", OrderedSetKind::kPercentileCont,
+                             month_day_nano_interval()));
+  r->Add(OrderedSetAggregate("percentile_disc", OrderedSetKind::kPercentileDisc, nullptr));
+  r->Add(OrderedSetAggregate("mode", OrderedSetKind::kMode, nullptr));
   r->Add(StringAggOrdered());
   r->Add(SingleValue());
 }

@@ -109,7 +109,8 @@ Renames Prune(LogicalOperator* op, const Required& required) {
       return renames;
     }
     case LogicalOpType::kDistinct:
-    case LogicalOpType::kSetOp: {
+    case LogicalOpType::kSetOp:
+    case LogicalOpType::kRecursiveCte: {
       // Every column matters (duplicates are judged on all of them).
       for (auto& c : op->children) {
         Required all;

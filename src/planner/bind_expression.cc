@@ -1106,6 +1106,31 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   }
   inside_aggregate_ = false;
   QUIVER_RETURN_NOT_OK(st);
+  const bool ordered_set = IsOrderedSetAggregate(name);
+  if (ordered_set != e.within_group) {
+    // PostgreSQL looks the call up with the direct and the ordering
+    // arguments together: a plain call of an ordered-set aggregate with
+    // one argument too many names it; others find no function.
+    if (ordered_set && args.size() == (name == "mode" ? 1u : 2u)) {
+      return Status::Invalid("WITHIN GROUP is required for ordered-set aggregate {}", name)
+          .WithSqlState(sqlstate::kWrongObjectType)
+          .WithPosition(e.location);
+    }
+    std::string signature = name + "(";
+    size_t i = 0;
+    for (const auto* list : {&args, &order_keys}) {
+      for (const auto& a : *list) {
+        signature += (i++ ? ", " : "") + (a->unknown_literal ? std::string("unknown")
+                                                             : PgTypeName(*a->return_type));
+      }
+    }
+    return FunctionRegistry::Get().UndefinedFunction(name, signature + ")").WithPosition(e.location);
+  }
+  if (ordered_set) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr x, BindOrderedSetAggregate(e, std::move(args), std::move(order_keys),
+                                                              std::move(filter)));
+    return x;
+  }
   // json_agg and its kin are string_agg over the values' JSON text
   // (planner/bind_json.h); the result is wrapped below.
   const std::string json_aggregate = IsJsonAggregate(name) ? name : std::string();
@@ -1182,6 +1207,87 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   ExprPtr ref = MakeColumnRef({aggregate_index_, k}, type, alias);
   if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref));
   return ref;
+}
+
+bool IsOrderedSetAggregate(const std::string& name) {
+  return name == "percentile_cont" || name == "percentile_disc" || name == "mode";
+}
+
+// percentile_cont / percentile_disc (fraction) and mode () WITHIN GROUP
+// (ORDER BY x): the aggregate name(x, spec), spec holding the order's
+// direction and the fraction (functions/aggregates.cc). The fraction must
+// be a constant; PostgreSQL's range check (22003) is made here, so it is
+// reported even when a GROUP BY finds no groups (where PostgreSQL, which
+// checks per group, reports nothing).
+Result<ExprPtr> ExpressionBinder::BindOrderedSetAggregate(const ParsedExpr& e, std::vector<ExprPtr> args,
+                                                          std::vector<ExprPtr> order_keys,
+                                                          ExprPtr filter) {
+  const std::string& name = e.name;
+  const bool percentile = name != "mode";
+  std::string signature = name + "(";
+  {
+    size_t i = 0;
+    for (const auto* list : {&args, &order_keys}) {
+      for (const auto& a : *list) {
+        signature += (i++ ? ", " : "") + (a->unknown_literal ? std::string("unknown")
+                                                             : PgTypeName(*a->return_type));
+      }
+    }
+    signature += ")";
+  }
+  auto undefined = [&]() {
+    return FunctionRegistry::Get().UndefinedFunction(name, signature).WithPosition(e.location);
+  };
+  if (order_keys.size() != 1 || args.size() != (percentile ? 1u : 0u)) return undefined();
+  std::string spec = e.agg_order[0].descending ? "D" : "A";
+  if (percentile) {
+    ExprPtr f = ResolveUnknown(std::move(args[0]), float64());
+    if (f->return_type->id == TypeId::kList || f->return_type->id == TypeId::kLargeList ||
+        f->return_type->id == TypeId::kFixedSizeList) {
+      return Status::Unsupported("{} with an array of fractions", name).WithPosition(e.location);
+    }
+    if (f->type != ExprType::kConstant) {
+      return Status::Unsupported("{} with a fraction that is not a constant", name)
+          .WithPosition(e.children[0]->location);
+    }
+    auto v = CastValue(f->As<ConstantExpression>().value, float64());
+    if (!v.ok()) return v.status().WithPosition(e.children[0]->location);
+    args[0] = std::move(f);
+    if (v->is_null()) {
+      // A NULL fraction gives NULL (for every group).
+      TypeRef type = order_keys[0]->return_type;
+      if (name == "percentile_cont" && type->id != TypeId::kIntervalMonthDayNano) type = float64();
+      ExprPtr null = MakeConstant(Value::Null(type));
+      null->alias = name;
+      return null;
+    }
+    const double fraction = v->floating();
+    if (!(fraction >= 0 && fraction <= 1)) {
+      return Status::Invalid("percentile value {:g} is not between 0 and 1", fraction)
+          .WithSqlState(sqlstate::kNumericValueOutOfRange);
+    }
+    spec += fmt::format(":{:.17g}", fraction);
+  }
+  ExprPtr key = ResolveUnknown(std::move(order_keys[0]));
+  auto bound = FunctionRegistry::Get().ResolveAggregate(name, {{key->return_type, false}, {utf8(), false}});
+  if (!bound.ok()) {
+    if (bound.status().sql_state() == sqlstate::kUndefinedFunction) return undefined();
+    return bound.status().WithPosition(e.location);
+  }
+  auto agg = std::make_unique<AggregateExpression>(bound->function, bound->return_type);
+  agg->filter = std::move(filter);
+  agg->children.push_back(MakeCast(std::move(key), bound->arg_types[0]));
+  agg->children.push_back(MakeConstant(Value::Text(spec)));
+  agg->alias = name;
+  for (size_t k = 0; k < aggregates_->size(); ++k) {
+    if ((*aggregates_)[k]->Equals(*agg)) {
+      return MakeColumnRef({aggregate_index_, static_cast<int>(k)}, agg->return_type, agg->alias);
+    }
+  }
+  const int k = static_cast<int>(aggregates_->size());
+  TypeRef type = agg->return_type;
+  aggregates_->push_back(std::move(agg));
+  return MakeColumnRef({aggregate_index_, k}, type, name);
 }
 
 Status ExpressionBinder::ReplaceGroupKeys(ExprPtr* expr, const std::vector<ExprPtr>& groups,

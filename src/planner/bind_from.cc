@@ -152,7 +152,12 @@ Result<std::shared_ptr<FileTable>> OpenFileTable(const BindState& state, const s
 Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
   // CTEs shadow catalog tables.
   if (ref.schema.empty()) {
+    // The recursive term's reference to its own query: the working table.
+    for (auto it = state_->working_tables.rbegin(); it != state_->working_tables.rend(); ++it) {
+      if (it->name == ref.name) return MakeGet(it->table, ref.alias, ref.name, ref.location);
+    }
     if (const VisibleCte* visible = FindCte(ref.name)) {
+      if (visible->recursive) return BindRecursiveCte(*visible, ref);
       if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) !=
           cte_in_progress_.end()) {
         return Status::Unsupported("recursive reference to query \"{}\" (WITH RECURSIVE)", ref.name)

@@ -6,6 +6,7 @@
 #include "functions/cast.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
+#include "planner/ranking_window.h"
 #include "vector/json_type.h"
 #include "vector/sql_type.h"
 
@@ -17,7 +18,9 @@ using sql::SelectNode;
 
 Result<BoundQuery> Binder::BindQuery(const SelectNode& node) {
   const size_t cte_mark = ctes_.size();
-  for (const auto& cte : node.ctes) ctes_.push_back({&cte, parent_});
+  for (const auto& cte : node.ctes) {
+    ctes_.push_back({&cte, parent_, node.recursive_with && IsRecursiveCte(cte)});
+  }
   Result<BoundQuery> r = node.set_op != sql::SetOpKind::kNone ? BindSetOp(node)
                          : !node.values.empty()               ? BindValues(node)
                                                               : BindSelect(node);
@@ -104,6 +107,7 @@ struct Binder::SelectBinding {
     bool nulls_first;
   };
   std::vector<OrderTarget> order;
+  std::vector<int> distinct_on;  // DISTINCT ON keys (indices into select_exprs)
 };
 
 Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
@@ -121,6 +125,7 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
   Status bound = BindSelectList(node, &sb);
   if (bound.ok()) bound = BindHaving(node, &sb);
   if (bound.ok()) bound = BindOrderBy(node, &sb);
+  if (bound.ok()) bound = BindDistinctOn(node, &sb);
   grouping_ = nullptr;
   QUIVER_RETURN_NOT_OK(bound);
   if (sb.has_aggregates) {
@@ -356,85 +361,132 @@ Status Binder::BindHaving(const SelectNode& node, SelectBinding* sb) {
 // ORDER BY items name a select-list entry (by position, output name or an
 // equal expression); the others become hidden columns after the visible ones.
 Status Binder::BindOrderBy(const SelectNode& node, SelectBinding* sb) {
-  const size_t visible = sb->visible;
-  auto& select_exprs = sb->select_exprs;
-  const auto& names = sb->names;
   for (const auto& o : node.order_by) {
     const bool nulls_first =
         o.nulls == sql::NullsOrder::kDefault ? o.descending : o.nulls == sql::NullsOrder::kFirst;
-    int64_t pos;
-    int column = -1;
-    if (IsPositional(*o.expr, &pos)) {
-      if (pos < 1 || pos > static_cast<int64_t>(visible)) {
-        return Status::Invalid("ORDER BY position {} is not in select list", pos)
-            .WithSqlState(sqlstate::kInvalidColumnReference)
-            .WithPosition(o.expr->location);
+    QUIVER_ASSIGN_OR_RAISE(int column, BindOutputColumn(node, sb, *o.expr, true));
+    sb->order.push_back({column, o.descending, nulls_first});
+  }
+  return Status::OK();
+}
+
+Result<int> Binder::BindOutputColumn(const SelectNode& node, SelectBinding* sb,
+                                     const ParsedExpr& expr, bool order_by) {
+  const size_t visible = sb->visible;
+  auto& select_exprs = sb->select_exprs;
+  const auto& names = sb->names;
+  const char* clause = order_by ? "ORDER BY" : "SELECT DISTINCT ON";
+  int64_t pos;
+  int column = -1;
+  if (IsPositional(expr, &pos)) {
+    if (pos < 1 || pos > static_cast<int64_t>(visible)) {
+      return Status::Invalid("{} position {} is not in select list", clause, pos)
+          .WithSqlState(sqlstate::kInvalidColumnReference)
+          .WithPosition(expr.location);
+    }
+    column = static_cast<int>(pos - 1);
+  } else if (expr.kind == ExprKind::kColumnRef && expr.names.size() == 1) {
+    // A bare name matching an output column (SQL-92 rule).
+    int hits = 0;
+    for (size_t i = 0; i < visible; ++i) {
+      if (names[i] == expr.names[0]) {
+        if (hits == 0) column = static_cast<int>(i);
+        ++hits;
       }
-      column = static_cast<int>(pos - 1);
-    } else if (o.expr->kind == ExprKind::kColumnRef && o.expr->names.size() == 1) {
-      // A bare name matching an output column (SQL-92 rule).
-      int hits = 0;
+    }
+    if (hits > 1) {
+      // Ambiguous only when the matches are different expressions.
+      bool same = true;
       for (size_t i = 0; i < visible; ++i) {
-        if (names[i] == o.expr->names[0]) {
-          if (hits == 0) column = static_cast<int>(i);
-          ++hits;
+        if (names[i] == expr.names[0] &&
+            !select_exprs[i]->Equals(*select_exprs[static_cast<size_t>(column)])) {
+          same = false;
         }
       }
-      if (hits > 1) {
-        // Ambiguous only when the matches are different expressions.
-        bool same = true;
-        for (size_t i = 0; i < visible; ++i) {
-          if (names[i] == o.expr->names[0] &&
-              !select_exprs[i]->Equals(*select_exprs[static_cast<size_t>(column)])) {
-            same = false;
-          }
-        }
-        if (!same) {
-          return Status::Invalid("ORDER BY \"{}\" is ambiguous", o.expr->names[0])
-              .WithSqlState(sqlstate::kAmbiguousColumn)
-              .WithPosition(o.expr->location);
-        }
+      if (!same) {
+        return Status::Invalid("{} \"{}\" is ambiguous", clause, expr.names[0])
+            .WithSqlState(sqlstate::kAmbiguousColumn)
+            .WithPosition(expr.location);
+      }
+    }
+  }
+  if (column < 0) {
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kOrderBy);
+    if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
+    eb.EnableWindows(&sb->windows, sb->window_index, &node.windows);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(expr));
+    e = ExpressionBinder::ResolveUnknown(std::move(e));
+    if (sb->has_aggregates) QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, expr.location));
+    for (size_t i = 0; i < select_exprs.size(); ++i) {
+      if (select_exprs[i]->Equals(*e)) {
+        column = static_cast<int>(i);
+        break;
       }
     }
     if (column < 0) {
-      ExpressionBinder eb(this, ExpressionBinder::Clause::kOrderBy);
-      if (sb->has_aggregates) eb.EnableAggregates(&sb->aggregates, sb->aggregate_index);
-      eb.EnableWindows(&sb->windows, sb->window_index, &node.windows);
-      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*o.expr));
-      e = ExpressionBinder::ResolveUnknown(std::move(e));
-      if (sb->has_aggregates) QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, o.expr->location));
-      for (size_t i = 0; i < select_exprs.size(); ++i) {
-        if (select_exprs[i]->Equals(*e)) {
-          column = static_cast<int>(i);
-          break;
-        }
+      if (node.distinct && node.distinct_on.empty()) {
+        return Status::Invalid(
+                   "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+            .WithSqlState(sqlstate::kInvalidColumnReference)
+            .WithPosition(expr.location);
       }
-      if (column < 0) {
-        if (node.distinct) {
-          return Status::Invalid(
-                     "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
-              .WithSqlState(sqlstate::kInvalidColumnReference)
-              .WithPosition(o.expr->location);
-        }
-        column = static_cast<int>(select_exprs.size());
-        e->alias = o.expr->ToString();
-        select_exprs.push_back(std::move(e));
-      }
+      column = static_cast<int>(select_exprs.size());
+      e->alias = expr.ToString();
+      select_exprs.push_back(std::move(e));
     }
-    // Sorting json's or jsonb's text would not give PostgreSQL's order.
-    const DataType& key_type = *select_exprs[static_cast<size_t>(column)]->return_type;
-    if (IsJson(key_type)) {
-      return Status::Invalid("could not identify an ordering operator for type json")
-          .WithSqlState(sqlstate::kUndefinedFunction)
-          .WithHint("Use an explicit ordering operator or modify the query.")
-          .WithPosition(o.expr->location);
-    }
-    if (IsJsonb(key_type)) {
-      return Status::Unsupported("ORDER BY a jsonb value (jsonb's ordering is not implemented)")
-          .WithPosition(o.expr->location);
-    }
-    sb->order.push_back({column, o.descending, nulls_first});
   }
+  // Sorting json's or jsonb's text would not give PostgreSQL's order.
+  const DataType& key_type = *select_exprs[static_cast<size_t>(column)]->return_type;
+  if (IsJson(key_type)) {
+    return Status::Invalid("could not identify an ordering operator for type json")
+        .WithSqlState(sqlstate::kUndefinedFunction)
+        .WithHint("Use an explicit ordering operator or modify the query.")
+        .WithPosition(expr.location);
+  }
+  if (IsJsonb(key_type)) {
+    return Status::Unsupported("{} a jsonb value (jsonb's ordering is not implemented)", clause)
+        .WithPosition(expr.location);
+  }
+  return column;
+}
+
+// DISTINCT ON keys, as PostgreSQL's transformDistinctOnClause checks them:
+// the ORDER BY items that are keys must come first, and once an ORDER BY
+// item that is not a key has passed, every key must already have appeared.
+Status Binder::BindDistinctOn(const SelectNode& node, SelectBinding* sb) {
+  if (node.distinct_on.empty()) return Status::OK();
+  std::vector<int> keys;
+  for (const auto& d : node.distinct_on) {
+    QUIVER_ASSIGN_OR_RAISE(int column, BindOutputColumn(node, sb, *d, false));
+    keys.push_back(column);
+  }
+  auto is_key = [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); };
+  auto mismatch = [&](int location) {
+    return Status::Invalid("SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+        .WithSqlState(sqlstate::kInvalidColumnReference)
+        .WithPosition(location);
+  };
+  auto location_of = [&](int column) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == column) return node.distinct_on[i]->location;
+    }
+    return -1;
+  };
+  bool skipped = false;
+  std::vector<int> ordered;
+  for (const auto& o : sb->order) {
+    if (is_key(o.column)) {
+      if (skipped) return mismatch(location_of(o.column));
+      ordered.push_back(o.column);
+    } else {
+      skipped = true;
+    }
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (std::find(ordered.begin(), ordered.end(), keys[i]) != ordered.end()) continue;
+    if (skipped) return mismatch(node.distinct_on[i]->location);
+  }
+  sb->distinct_on = std::move(keys);
   return Status::OK();
 }
 
@@ -535,24 +587,46 @@ Result<BoundQuery> Binder::PlanSelectOutput(const SelectNode& node, SelectBindin
   for (const auto& e : sb->select_exprs) all_types.push_back(e->return_type);
   plan = MakeProjection(projection_index, std::move(sb->select_exprs), std::move(plan));
 
-  if (node.distinct) {
-    if (!node.distinct_on.empty()) return Status::Unsupported("SELECT DISTINCT ON");
+  auto order_specs = [&]() {
+    std::vector<OrderSpec> orders;
+    for (const auto& ot : sb->order) {
+      orders.push_back(
+          {MakeColumnRef({projection_index, ot.column}, all_types[static_cast<size_t>(ot.column)]),
+           ot.descending, ot.nulls_first});
+    }
+    return orders;
+  };
+  bool extra_columns = false;  // windows added below: the final projection drops them
+  if (node.distinct && !sb->distinct_on.empty()) {
+    // DISTINCT ON: the first row of each key in ORDER BY order, i.e.
+    // row_number() OVER (PARTITION BY keys ORDER BY ...) = 1.
+    std::vector<ExprPtr> partitions;
+    for (int c : sb->distinct_on) {
+      partitions.push_back(MakeColumnRef({projection_index, c}, all_types[static_cast<size_t>(c)]));
+    }
+    ExprPtr rn = MakeRankingWindow(WindowFunction::kRowNumber, std::move(partitions), order_specs());
+    QUIVER_ASSIGN_OR_RAISE(plan, FilterByRank(std::move(plan), state_->NewTableIndex(),
+                                              std::move(rn), 1, 1));
+    extra_columns = true;
+  } else if (node.distinct) {
     auto d = std::make_unique<LogicalDistinct>();
     d->children.push_back(std::move(plan));
     plan = std::move(d);
   }
+  if (node.limit_with_ties) {
+    QUIVER_ASSIGN_OR_RAISE(plan, BindLimitWithTies(node, order_specs(), std::move(plan)));
+    extra_columns = true;
+  }
   if (!sb->order.empty()) {
     auto o = std::make_unique<LogicalOrder>();
-    for (const auto& ot : sb->order) {
-      o->orders.push_back(
-          {MakeColumnRef({projection_index, ot.column}, all_types[static_cast<size_t>(ot.column)]),
-           ot.descending, ot.nulls_first});
-    }
+    o->orders = order_specs();
     o->children.push_back(std::move(plan));
     plan = std::move(o);
   }
-  QUIVER_ASSIGN_OR_RAISE(plan, BindLimit(node, std::move(plan)));
-  if (total > visible) {
+  if (!node.limit_with_ties) {
+    QUIVER_ASSIGN_OR_RAISE(plan, BindLimit(node, std::move(plan)));
+  }
+  if (total > visible || extra_columns) {
     // Drop hidden ORDER BY columns.
     std::vector<ExprPtr> keep;
     for (size_t i = 0; i < visible; ++i) {
@@ -566,6 +640,55 @@ Result<BoundQuery> Binder::PlanSelectOutput(const SelectNode& node, SelectBindin
   q.names = std::move(sb->names);
   q.types = std::move(types);
   return q;
+}
+
+// FETCH FIRST n ROWS WITH TIES (after OFFSET o): the rows numbered from
+// o + 1 on in `orders`, as far as the peers of row o + n, i.e.
+// row_number() > o AND rank() <= o + n. Output: plan's columns, then the
+// two window values.
+Result<LogicalOpPtr> Binder::BindLimitWithTies(const SelectNode& node, std::vector<OrderSpec> orders,
+                                               LogicalOpPtr plan) {
+  if (orders.empty()) {
+    // The grammar refuses it first; kept for plans built otherwise.
+    return Status::Invalid("WITH TIES cannot be specified without ORDER BY clause")
+        .WithSqlState(sqlstate::kSyntaxError)
+        .WithPosition(node.limit ? node.limit->location : node.location);
+  }
+  int64_t count = 1;
+  if (node.limit) {
+    QUIVER_ASSIGN_OR_RAISE(count, BindLimitValue(*node.limit, "LIMIT"));
+    if (count < 0) {
+      return Status::Invalid("row count cannot be null in FETCH FIRST ... WITH TIES clause")
+          .WithSqlState(sqlstate::kInvalidRowCountInLimitClause)
+          .WithPosition(node.limit->location);
+    }
+  }
+  int64_t offset = 0;
+  if (node.offset) {
+    QUIVER_ASSIGN_OR_RAISE(offset, BindLimitValue(*node.offset, "OFFSET"));
+    if (offset < 0) offset = 0;
+  }
+  std::vector<OrderSpec> copy;
+  for (const auto& o : orders) copy.push_back(o.Copy());
+  const int window_index = state_->NewTableIndex();
+  auto w = std::make_unique<LogicalWindow>(window_index);
+  w->expressions.push_back(MakeRankingWindow(WindowFunction::kRank, {}, std::move(orders)));
+  w->expressions.push_back(MakeRankingWindow(WindowFunction::kRowNumber, {}, std::move(copy)));
+  w->children.push_back(std::move(plan));
+  std::vector<ExprPtr> conjuncts;
+  auto compare = [&](int column, const char* op, int64_t bound) -> Result<ExprPtr> {
+    std::vector<ExprPtr> args;
+    args.push_back(MakeColumnRef({window_index, column}, int64(), column == 0 ? "rank" : "row_number"));
+    args.push_back(MakeConstant(Value::Int64(bound)));
+    return BindOperatorCall(op, std::move(args), -1);
+  };
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr rank_ok, compare(0, "<=", offset + count));
+  conjuncts.push_back(std::move(rank_ok));
+  if (offset > 0) {
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr rn_ok, compare(1, ">", offset));
+    conjuncts.push_back(std::move(rn_ok));
+  }
+  return LogicalOpPtr(MakeFilter(std::move(conjuncts), std::move(w)));
 }
 
 // LIMIT / OFFSET over `plan` (none: `plan` unchanged).
@@ -735,6 +858,10 @@ Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
 // name output columns by position or name.
 Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
                                std::vector<const ParsedExpr*> /*select_exprs*/) {
+  if (node.limit_with_ties) {
+    return Status::Unsupported("FETCH FIRST ... WITH TIES over UNION / INTERSECT / EXCEPT or VALUES")
+        .WithPosition(node.limit ? node.limit->location : node.location);
+  }
   const auto bindings = q->plan->GetColumnBindings();
   if (!node.order_by.empty()) {
     auto o = std::make_unique<LogicalOrder>();

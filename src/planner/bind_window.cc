@@ -116,6 +116,11 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
         .WithSqlState(sqlstate::kWindowingError)
         .WithPosition(e.location);
   }
+  if (IsOrderedSetAggregate(name)) {
+    return Status::Unsupported("OVER is not supported for ordered-set aggregate {}", name)
+        .WithSqlState(sqlstate::kFeatureNotSupported)
+        .WithPosition(e.location);
+  }
   const FunctionRegistry& reg = FunctionRegistry::Get();
   WindowFunction fn = WindowFunction::kAggregate;
   const bool is_aggregate = reg.HasAggregate(name) || name == "count";

@@ -34,6 +34,13 @@ struct BindState {
   const FileAccessPolicy* file_policy = nullptr;
   int next_table_index = 0;
   int NewTableIndex() { return next_table_index++; }
+  // WITH RECURSIVE: the working tables of the recursive terms being bound
+  // (innermost last); a reference to `name` inside one scans `table`.
+  struct WorkingTable {
+    std::string name;
+    std::shared_ptr<MemoryTable> table;
+  };
+  std::vector<WorkingTable> working_tables;
 };
 
 // Copies a plan giving every table index in it a fresh number (so the copy
@@ -133,11 +140,19 @@ class Binder {
   Status BindSelectList(const sql::SelectNode& node, SelectBinding* sb);
   Status BindHaving(const sql::SelectNode& node, SelectBinding* sb);
   Status BindOrderBy(const sql::SelectNode& node, SelectBinding* sb);
+  // The select-list column (maybe a hidden one it adds) that an ORDER BY or
+  // DISTINCT ON item names: by position, output name or equal expression.
+  Result<int> BindOutputColumn(const sql::SelectNode& node, SelectBinding* sb,
+                               const sql::ParsedExpr& expr, bool order_by);
+  // SELECT DISTINCT ON: its keys as columns, checked against ORDER BY.
+  Status BindDistinctOn(const sql::SelectNode& node, SelectBinding* sb);
   static Status ReferToAggregation(const SelectBinding& sb, ExprPtr* e, int location);
   Result<LogicalOpPtr> PlanAggregation(SelectBinding* sb, LogicalOpPtr plan);
   Result<BoundQuery> PlanSelectOutput(const sql::SelectNode& node, SelectBinding* sb,
                                       LogicalOpPtr plan);
   Result<LogicalOpPtr> BindLimit(const sql::SelectNode& node, LogicalOpPtr plan);
+  Result<LogicalOpPtr> BindLimitWithTies(const sql::SelectNode& node, std::vector<OrderSpec> orders,
+                                         LogicalOpPtr plan);
   Result<BoundQuery> BindSetOp(const sql::SelectNode& node);
   Result<BoundQuery> BindValues(const sql::SelectNode& node);
   Status ApplyOrderLimit(const sql::SelectNode& node, BoundQuery* q,
@@ -208,8 +223,12 @@ class Binder {
   struct VisibleCte {
     const sql::CommonTableExpr* cte = nullptr;
     Binder* outer = nullptr;
+    bool recursive = false;  // in WITH RECURSIVE, and its body references it
   };
   const VisibleCte* FindCte(const std::string& name) const;
+  // bind_recursive_cte.cc: a reference to a recursive CTE (its shape
+  // checked as PostgreSQL does), added to the scope.
+  Result<LogicalOpPtr> BindRecursiveCte(const VisibleCte& visible, const sql::TableRef& ref);
 
   BindState* state_;
   Binder* parent_;
@@ -230,6 +249,9 @@ class Binder {
   };
   const GroupingContext* grouping_ = nullptr;
 };
+
+// Whether a WITH RECURSIVE query references itself (bind_recursive_cte.cc).
+bool IsRecursiveCte(const sql::CommonTableExpr& cte);
 
 // Whether a FROM item is a call of a set-returning function
 // (functions/table_function.h), not of read_arrow / read_csv / ...

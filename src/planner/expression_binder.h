@@ -64,6 +64,8 @@ class ExpressionBinder {
   Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);
   Result<ExprPtr> BindGrouping(const sql::ParsedExpr& e);
   Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindOrderedSetAggregate(const sql::ParsedExpr& e, std::vector<ExprPtr> args,
+                                          std::vector<ExprPtr> order_keys, ExprPtr filter);
   Result<ExprPtr> BindWindow(const sql::ParsedExpr& e);
   Status CheckAggregateOrder(const sql::ParsedExpr& e, const std::string& name,
                              const std::vector<ExprPtr>& args, std::vector<ExprPtr>* order_keys);
@@ -97,6 +99,9 @@ class ExpressionBinder {
 // (INSERT, CREATE TABLE AS): PostgreSQL's assignment casts — implicit casts,
 // explicit casts within a type category, anything to text (bind_dml.cc).
 bool IsAssignable(const DataType& from, const DataType& to);
+
+// percentile_cont, percentile_disc, mode: called WITHIN GROUP (ORDER BY ...).
+bool IsOrderedSetAggregate(const std::string& name);
 
 // Makes a comparison (or any operator) with PostgreSQL's resolution.
 Result<ExprPtr> BindOperatorCall(const std::string& op, std::vector<ExprPtr> args, int location);

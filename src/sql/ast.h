@@ -93,6 +93,7 @@ struct ParsedExpr {
   };
   std::vector<AggregateOrder> agg_order;
   bool has_window = false;  // OVER (...) present: a window function call
+  bool within_group = false;  // WITHIN GROUP (ORDER BY ...): agg_order holds its keys
   std::shared_ptr<WindowSpec> window;  // its OVER clause (set when has_window)
 
   ExprPtr case_arg;   // CASE x WHEN ...
@@ -226,6 +227,7 @@ struct SelectNode {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+  bool limit_with_ties = false;  // FETCH FIRST n ROWS WITH TIES
   int location = -1;
 };
 

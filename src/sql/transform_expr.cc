@@ -285,8 +285,7 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
           .WithPosition(loc);
     }
   }
-  if (f.agg_within_group()) return UnsupportedAt(loc, "WITHIN GROUP");
-  if (f.has_over() && f.agg_order_size() > 0) {
+  if (f.has_over() && f.agg_order_size() > 0 && !f.agg_within_group()) {
     return UnsupportedAt(loc, "aggregate ORDER BY is not implemented for window functions");
   }
   if (f.func_variadic()) return UnsupportedAt(loc, "VARIADIC arguments");
@@ -295,6 +294,7 @@ Result<ExprPtr> Transformer::TransformFuncCall(const pg_query::FuncCall& f) {
   e->distinct = f.agg_distinct();
   e->star = f.agg_star();
   e->has_window = f.has_over();
+  e->within_group = f.agg_within_group();
   if (f.has_over()) {
     QUIVER_ASSIGN_OR_RAISE(e->window, TransformWindowDef(f.over()));
   }

@@ -291,13 +291,10 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
   auto node = std::make_shared<SelectNode>();
   if (s.has_into_clause()) return UnsupportedAt(-1, "SELECT INTO (use CREATE TABLE AS)");
   if (s.locking_clause_size() > 0) return UnsupportedAt(-1, "FOR UPDATE/SHARE");
-  if (s.limit_option() == pg_query::LIMIT_OPTION_WITH_TIES) {
-    return UnsupportedAt(-1, "FETCH ... WITH TIES");
-  }
+  node->limit_with_ties = s.limit_option() == pg_query::LIMIT_OPTION_WITH_TIES;
   if (s.has_with_clause()) {
     const auto& w = s.with_clause();
     node->recursive_with = w.recursive();
-    if (w.recursive()) return UnsupportedAt(w.location(), "WITH RECURSIVE");
     for (const auto& c : w.ctes()) {
       const auto& cte = c.common_table_expr();
       CommonTableExpr out;

@@ -120,14 +120,33 @@ TEST_F(PlannerBinder, TypesThatDoNotFit) {
 
 TEST_F(PlannerBinder, UnsupportedIsSaidSo) {
   for (const char* sql :
-       {"SELECT a, count(DISTINCT a) OVER (ORDER BY a) FROM t", "SELECT DISTINCT ON (a) a, b FROM t",
-        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
+       {"SELECT a, count(DISTINCT a) OVER (ORDER BY a) FROM t",
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r ORDER BY 1) "
         "SELECT * FROM r",
         "SELECT a FROM t FOR UPDATE",
         "SELECT * FROM t JOIN LATERAL (SELECT t.a) s USING (a)"}) {
     Status st = ErrorOf(db_, sql);
     EXPECT_EQ(st.message().rfind("unsupported: ", 0), 0u) << sql << ": " << st.ToString();
   }
+}
+
+TEST_F(PlannerBinder, RecursiveDistinctOnWithTies) {
+  EXPECT_EQ(Rows(db_, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
+                      "SELECT * FROM r ORDER BY n"),
+            "1\n2\n3");
+  // UNION stops where no new row comes.
+  EXPECT_EQ(Rows(db_, "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT (n + 1) % 3 FROM r) "
+                      "SELECT count(*) FROM r"),
+            "3");
+  EXPECT_EQ(Rows(db_, "SELECT DISTINCT ON (a) a, b FROM t WHERE b IS NOT NULL ORDER BY a, b DESC"),
+            "1|x\n2|z");
+  EXPECT_EQ(Rows(db_, "SELECT a FROM t ORDER BY a FETCH FIRST 2 ROWS WITH TIES"), "1\n2\n2");
+  EXPECT_EQ(Rows(db_, "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a), "
+                      "percentile_disc(0.5) WITHIN GROUP (ORDER BY a), "
+                      "mode() WITHIN GROUP (ORDER BY a) FROM t"),
+            "2|2|2");
+  EXPECT_EQ(ErrorOf(db_, "SELECT DISTINCT ON (a) a, b FROM t ORDER BY b").message(),
+            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
 }
 
 TEST_F(PlannerBinder, WindowFunctions) {

@@ -15,6 +15,7 @@
 #include "execution/physical_planner.h"
 #include "execution/runtime_filter.h"
 #include "planner/logical_plan.h"
+#include "planner/logical_recursive_cte.h"
 #include "planner/logical_table_function.h"
 
 namespace quiver::exec {
@@ -60,6 +61,8 @@ class PhysicalPlanGenerator {
   Result<PhysicalOpPtr> PlanTableFunction(const plan::LogicalTableFunction& op);
   // plan_set_operation.cc
   Result<PhysicalOpPtr> PlanSetOperation(const plan::LogicalSetOp& op);
+  // plan_recursive_cte.cc: WITH RECURSIVE
+  Result<PhysicalOpPtr> PlanRecursiveCte(const plan::LogicalRecursiveCte& op);
   // plan_modify_table.cc: INSERT, UPDATE, DELETE
   Result<PhysicalOpPtr> PlanModifyTable(const plan::LogicalModifyTable& op);
 
