@@ -858,10 +858,6 @@ Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
 // name output columns by position or name.
 Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
                                std::vector<const ParsedExpr*> /*select_exprs*/) {
-  if (node.limit_with_ties) {
-    return Status::Unsupported("FETCH FIRST ... WITH TIES over UNION / INTERSECT / EXCEPT or VALUES")
-        .WithPosition(node.limit ? node.limit->location : node.location);
-  }
   const auto bindings = q->plan->GetColumnBindings();
   if (!node.order_by.empty()) {
     auto o = std::make_unique<LogicalOrder>();
@@ -898,8 +894,27 @@ Status Binder::ApplyOrderLimit(const SelectNode& node, BoundQuery* q,
                                          q->names[static_cast<size_t>(column)]),
                            item.descending, nulls_first});
     }
+    if (node.limit_with_ties) {
+      // The rows as far as the peers of the last one, then sorted; a
+      // projection drops the window values again.
+      std::vector<OrderSpec> orders;
+      for (const auto& spec : o->orders) orders.push_back(spec.Copy());
+      QUIVER_ASSIGN_OR_RAISE(q->plan, BindLimitWithTies(node, std::move(orders), std::move(q->plan)));
+    }
     o->children.push_back(std::move(q->plan));
     q->plan = std::move(o);
+    if (node.limit_with_ties) {
+      std::vector<ExprPtr> keep;
+      for (size_t i = 0; i < bindings.size(); ++i) {
+        keep.push_back(MakeColumnRef(bindings[i], q->types[i], q->names[i]));
+      }
+      q->plan = MakeProjection(state_->NewTableIndex(), std::move(keep), std::move(q->plan));
+      return Status::OK();
+    }
+  }
+  if (node.limit_with_ties) {
+    // The grammar refuses WITH TIES without ORDER BY; kept for plans built otherwise.
+    return BindLimitWithTies(node, {}, nullptr).status();
   }
   QUIVER_ASSIGN_OR_RAISE(q->plan, BindLimit(node, std::move(q->plan)));
   return Status::OK();
