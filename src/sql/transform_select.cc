@@ -301,6 +301,13 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
       out.name = cte.ctename();
       out.location = cte.location();
       for (const auto& col : cte.aliascolnames()) out.columns.push_back(StringOf(col));
+      // SEARCH / CYCLE add columns computed over arrays of rows: never ignored.
+      if (cte.has_search_clause()) {
+        return UnsupportedAt(cte.search_clause().location(), "SEARCH in WITH RECURSIVE");
+      }
+      if (cte.has_cycle_clause()) {
+        return UnsupportedAt(cte.cycle_clause().location(), "CYCLE in WITH RECURSIVE");
+      }
       if (!cte.ctequery().has_select_stmt()) {
         return UnsupportedAt(cte.location(), "data-modifying statements in WITH");
       }

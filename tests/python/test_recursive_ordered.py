@@ -310,6 +310,18 @@ def test_recursive_type_error_hint(quiver_bin):
     assert err["hint"] == "Cast the output of the non-recursive term to the correct type."
 
 
+@pytest.mark.parametrize("sql", [
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) "
+    "SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t",
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n % 3 + 1 FROM t) "
+    "CYCLE n SET is_cycle USING path SELECT * FROM t",
+])
+def test_search_and_cycle_are_refused(quiver_bin, sql):
+    # PostgreSQL 14+ adds columns for these (over arrays, which Quiver lacks): refused, not ignored.
+    err = quiver_json_error(quiver_bin, sql)
+    assert err["sqlstate"] == "0A000" and "WITH RECURSIVE" in err["error"], err
+
+
 def test_runaway_recursion_stops_at_the_memory_limit(quiver_bin):
     # Rows double every round: the memory limit ends it (PostgreSQL would run on).
     sql = ("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t, "
