@@ -47,8 +47,8 @@ struct FlightServerOptions {
   bool confine_files = false;
   // Record batches sent to clients: the engine's batches are merged up to
   // about batch_bytes (or max_batch_rows) per message, and larger ones are
-  // sent as slices of max_batch_rows.
-  int64_t max_batch_rows = 65536;
+  // sent as slices of about batch_bytes (max_batch_rows rows at most).
+  int64_t max_batch_rows = int64_t{1} << 20;
   int64_t batch_bytes = int64_t{4} << 20;
   bool verbose = false;  // log every RPC
   // Where log lines go (one line each, no newline); default: stderr.

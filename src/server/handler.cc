@@ -78,14 +78,24 @@ class ExecutionStream final : public TicketStream {
   // Batches leave in messages of about options.batch_bytes: the engine's
   // small batches (a vector of rows each) are merged, since every message
   // costs the server a few thread hand-offs and the client a batch to
-  // decode and import; big ones leave in slices of max_batch_rows rows.
+  // decode and import; big ones leave in slices of about batch_bytes (and
+  // at most max_batch_rows rows), so narrow rows travel in as few messages
+  // as wide ones.
   Status Next(RecordBatchRef* out) override {
     *out = nullptr;
     if (pending_ == nullptr) {
       QUIVER_RETURN_NOT_OK(Gather());
       if (pending_ == nullptr) return Status::OK();
+      pending_max_ = handler_->options_.max_batch_rows;
+      const int64_t bytes = SliceBytes(*pending_);
+      const int64_t limit = handler_->options_.batch_bytes;
+      if (bytes > limit + limit / 4 && pending_->num_rows() > 1) {
+        // Rows per slice for slices of about batch_bytes each (equal parts).
+        const int64_t parts = (bytes + limit - 1) / limit;
+        pending_max_ = std::min(pending_max_, (pending_->num_rows() + parts - 1) / parts);
+      }
     }
-    const int64_t max = handler_->options_.max_batch_rows;
+    const int64_t max = std::max<int64_t>(pending_max_, 1);
     if (pending_->num_rows() - pending_offset_ <= max && pending_offset_ == 0) {
       *out = std::move(pending_);
     } else {
@@ -226,6 +236,7 @@ class ExecutionStream final : public TicketStream {
   size_t next_batch_ = 0;
   RecordBatchRef pending_;  // being sent, in slices when big
   int64_t pending_offset_ = 0;
+  int64_t pending_max_ = 0;  // rows per slice of pending_
   RecordBatchRef lookahead_;  // pulled, for the next message
   int64_t rows_ = 0;
   int64_t id_ = 0;

@@ -45,7 +45,7 @@ struct ServeArgs {
   std::string memory_limit;
   int max_connections = 0;
   double token_ttl = 3600;
-  int64_t max_batch_rows = 65536;
+  int64_t max_batch_rows = int64_t{1} << 20;
   std::string batch_bytes;
   int64_t demo_rows = 100000;
   int threads = 0;
@@ -331,7 +331,7 @@ CommandAction AddServeCommand(CLI::App* app) {
          "Refuse clients beyond N open connections (RESOURCE_EXHAUSTED; default: no limit)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-batch-rows", args->max_batch_rows,
-                  "Rows per record batch sent (default 65536; larger batches are split)")
+                  "Rows per record batch sent at most (default 1048576; larger batches are split)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   cmd->add_option("--batch-bytes", args->batch_bytes,
                   "Bytes per record batch sent, e.g. 4MB (the default): the query's smaller "
