@@ -210,7 +210,14 @@ class ExecutionStream final : public TicketStream {
     if (rows.empty() ? started_ > 0 : started_ >= rows.size()) return Status::OK();
     static const std::vector<Value> kNone;
     const std::vector<Value>& params = rows.empty() ? kNone : rows[started_];
-    ++started_;
+    if (started_++ == 0) {
+      // Started by GetFlightInfo (already registered with the token)?
+      std::lock_guard<std::mutex> lock(e_->started_mu);
+      if (e_->started != nullptr) {
+        stream_ = std::move(e_->started);
+        return Status::OK();
+      }
+    }
     if (e_->cancel->cancelled()) return Cancelled();
     QUIVER_ASSIGN_OR_RAISE(stream_, e_->query->Execute(params, handler_->StatementOptions()));
     if (!e_->cancel->Register(stream_.get())) {
@@ -243,9 +250,94 @@ class ExecutionStream final : public TicketStream {
   std::chrono::steady_clock::time_point start_;
 };
 
+namespace {
+// How long a query started by GetFlightInfo waits for its DoGet before it is
+// dropped (DoGet then runs it anew).
+constexpr auto kStartedWait = std::chrono::seconds(5);
+}  // namespace
+
 Handler::Handler(const FlightServerOptions& options, std::shared_ptr<SqlBackend> backend,
                  QueryLog* log)
-    : options_(options), backend_(std::move(backend)), log_(log) {}
+    : options_(options), backend_(std::move(backend)), log_(log) {
+  reaper_ = std::thread([this] {
+    std::unique_lock<std::mutex> lock(started_mu_);
+    while (!stopping_) {
+      if (started_.empty()) {
+        started_cv_.wait(lock);
+      } else {
+        started_cv_.wait_for(lock, kStartedWait / 4);
+      }
+      if (stopping_) break;
+      lock.unlock();
+      ReapStarted();
+      lock.lock();
+    }
+  });
+}
+
+Handler::~Handler() {
+  {
+    std::lock_guard<std::mutex> lock(started_mu_);
+    stopping_ = true;
+  }
+  started_cv_.notify_all();
+  reaper_.join();
+}
+
+// Starts the query of a new ticket now, so that by the time its DoGet
+// arrives (a round trip later) the first batches wait in the query's bounded
+// queue. Only the first execution of a statement starts early; on failure
+// nothing is kept and DoGet runs the statement itself (and reports).
+void Handler::StartEarly(const std::shared_ptr<Execution>& e) {
+  static const std::vector<Value> kNone;
+  if (e->query == nullptr || e->parameters.size() > 1) return;
+  auto stream = e->query->Execute(e->parameters.empty() ? kNone : e->parameters[0],
+                                  StatementOptions());
+  if (!stream.ok()) return;
+  std::unique_ptr<BatchStream> s = std::move(stream).ValueOrDie();
+  if (!e->cancel->Register(s.get())) return;
+  {
+    std::lock_guard<std::mutex> lock(e->started_mu);
+    e->started = std::move(s);
+    e->started_at = Clock::now();
+  }
+  {
+    std::lock_guard<std::mutex> lock(started_mu_);
+    started_.push_back(e);
+  }
+  started_cv_.notify_all();
+}
+
+// Forgets tickets whose early query was taken or is gone, and drops the
+// early queries that waited longer than kStartedWait.
+void Handler::ReapStarted() {
+  std::vector<std::weak_ptr<Execution>> list;
+  {
+    std::lock_guard<std::mutex> lock(started_mu_);
+    list.swap(started_);
+  }
+  std::vector<std::weak_ptr<Execution>> keep;
+  const auto now = Clock::now();
+  for (auto& weak : list) {
+    std::shared_ptr<Execution> e = weak.lock();
+    if (e == nullptr) continue;
+    std::unique_ptr<BatchStream> drop;
+    {
+      std::lock_guard<std::mutex> lock(e->started_mu);
+      if (e->started == nullptr) continue;
+      if (now - e->started_at < kStartedWait) {
+        keep.push_back(std::move(weak));
+        continue;
+      }
+      drop = std::move(e->started);
+    }
+    e->cancel->Unregister(drop.get());
+    drop.reset();  // cancels the query and waits for it to stop
+  }
+  std::lock_guard<std::mutex> lock(started_mu_);
+  started_.insert(started_.end(), std::make_move_iterator(keep.begin()),
+                  std::make_move_iterator(keep.end()));
+}
 
 ExecOptions Handler::StatementOptions() const {
   ExecOptions o;
@@ -308,6 +400,7 @@ Result<int64_t> Handler::RunCommand(const Caller& caller, const PreparedQuery& q
 Result<pb::FlightInfo> Handler::InfoFor(std::shared_ptr<Execution> e,
                                         const pb::FlightDescriptor& d) {
   QUIVER_ASSIGN_OR_RAISE(e, registry_.AddExecution(std::move(e)));
+  StartEarly(e);
   pb::FlightInfo info;
   const SchemaRef& schema = e->query ? e->query->result_schema() : e->schema;
   info.set_schema(ipc::SerializeSchema(*schema));

@@ -12,9 +12,12 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "server/backend.h"
@@ -56,6 +59,7 @@ class PutSink {
 class Handler {
  public:
   Handler(const FlightServerOptions& options, std::shared_ptr<SqlBackend> backend, QueryLog* log);
+  ~Handler();
 
   Result<pb::FlightInfo> GetFlightInfo(const Caller& caller, const pb::FlightDescriptor& d);
   Result<pb::SchemaResult> GetSchema(const Caller& caller, const pb::FlightDescriptor& d);
@@ -100,6 +104,17 @@ class Handler {
   QueryLog* log_;
   Registry registry_;
   std::atomic<int64_t> next_transaction_{1};
+
+  // Queries started by GetFlightInfo (Execution::started) that no DoGet has
+  // taken yet; the reaper thread drops those older than kStartedWait, so a
+  // ticket never fetched holds no running query for long.
+  void StartEarly(const std::shared_ptr<Execution>& e);
+  void ReapStarted();
+  std::mutex started_mu_;
+  std::condition_variable started_cv_;
+  std::vector<std::weak_ptr<Execution>> started_;  // GUARDED_BY(started_mu_)
+  bool stopping_ = false;                          // GUARDED_BY(started_mu_)
+  std::thread reaper_;
 
   friend class ExecutionStream;
   friend class UpdateSink;

@@ -77,6 +77,13 @@ struct Execution {
   std::vector<RecordBatchRef> batches;
   std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
   Clock::time_point last_used;
+  // The statement started when the ticket was made (GetFlightInfo), for the
+  // first DoGet to take over, so its first rows are ready when the client
+  // asks for them; registered with `cancel`. Dropped by the Handler when no
+  // DoGet came for it soon enough.
+  std::mutex started_mu;
+  std::unique_ptr<BatchStream> started;  // GUARDED_BY(started_mu)
+  Clock::time_point started_at;          // GUARDED_BY(started_mu)
 };
 
 struct Session {
