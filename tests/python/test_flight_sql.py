@@ -84,6 +84,58 @@ def test_do_get_streams_batches_into_parquet_writer(demo_server, demo_arrow, tmp
         assert back.column(name).to_pylist() == demo_arrow.column(name).to_pylist(), name
 
 
+NARROW = "CREATE TABLE narrow AS SELECT i::BIGINT * 3 AS v FROM generate_series(1, 1000000) AS g(i)"
+
+
+def narrow_values(table):
+    assert table.column_names == ["v"]
+    return table.column("v").to_numpy()
+
+
+def test_narrow_rows_leave_in_few_big_messages(quiver_bin):
+    """1M rows of one BIGINT (8 MB) leave in messages of up to --batch-bytes
+    (4 MB by default; the query's threads hand out 1 MiB batches, merged
+    further only where that needs no copy), not in 16 messages of a 64K-row
+    cap; with a smaller --batch-bytes, bigger batches leave in slices of
+    about it."""
+    import numpy as np
+
+    want = np.arange(1, 1_000_001, dtype=np.int64) * 3
+    for args, most_bytes, fewest, most in (((), 5 << 20, 2, 8), (("--batch-bytes", "100KB"), 130_000, 60, 200)):
+        server = Server(quiver_bin, *args)
+        try:
+            client = fl.FlightClient(server.uri)
+            info = client.get_flight_info(fl.FlightDescriptor.for_command(NARROW.encode()))
+            client.do_get(info.endpoints[0].ticket).read_all()
+            info = client.get_flight_info(fl.FlightDescriptor.for_command(b"SELECT v FROM narrow"))
+            chunks = [c.data for c in client.do_get(info.endpoints[0].ticket)]
+            assert fewest <= len(chunks) <= most, (args, [c.num_rows for c in chunks])
+            assert max(c.nbytes for c in chunks) <= most_bytes, (args, [c.nbytes for c in chunks])
+            got = narrow_values(pa.Table.from_batches(chunks))
+            assert np.array_equal(got, want), args
+        finally:
+            server.stop()
+
+
+def test_ticket_fetched_twice_and_late_gives_the_same_rows(demo_server, demo_arrow):
+    """GetFlightInfo starts the query for the DoGet that follows; a second DoGet
+    of the same ticket, and one after the early query was dropped (5 s), run
+    it again with the same result."""
+    import time
+
+    client = fl.FlightClient(demo_server.uri)
+    sql = "SELECT sensor_id, ts, temperature FROM readings ORDER BY ts, sensor_id"
+    want = duck(demo_arrow, sql)
+    info = client.get_flight_info(fl.FlightDescriptor.for_command(sql.encode()))
+    for _ in range(2):
+        got = client.do_get(info.endpoints[0].ticket).read_all()
+        assert got.to_pylist() == want.to_pylist()
+    info = client.get_flight_info(fl.FlightDescriptor.for_command(sql.encode()))
+    time.sleep(6)
+    got = client.do_get(info.endpoints[0].ticket).read_all()
+    assert got.to_pylist() == want.to_pylist()
+
+
 def test_path_descriptor_names_a_table(demo_server, demo_arrow):
     client = fl.FlightClient(demo_server.uri)
     info = client.get_flight_info(fl.FlightDescriptor.for_path("readings"))
