@@ -1326,6 +1326,7 @@ Result<ExprPtr> ExpressionBinder::BindSubquery(const ParsedExpr& e) {
   sub->location = e.location;
   Binder child(binder_->state(), binder_);
   child.ctes_ = binder_->ctes_;
+  child.cte_in_progress_ = binder_->cte_in_progress_;
   auto q = child.BindQuery(*e.subquery);
   if (!q.ok()) return q.status();
   if (sub->kind == sql::SubqueryKind::kScalar || sub->kind == sql::SubqueryKind::kAny ||

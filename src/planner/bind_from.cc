@@ -160,7 +160,19 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
       if (visible->recursive) return BindRecursiveCte(*visible, ref);
       if (std::find(cte_in_progress_.begin(), cte_in_progress_.end(), ref.name) !=
           cte_in_progress_.end()) {
-        return Status::Unsupported("recursive reference to query \"{}\" (WITH RECURSIVE)", ref.name)
+        if (visible->in_recursive_with) {
+          // A reference back through another WITH item (PostgreSQL's words).
+          return Status::Unsupported("mutual recursion between WITH items is not implemented")
+              .WithSqlState(sqlstate::kFeatureNotSupported)
+              .WithPosition(ref.location);
+        }
+        // A plain WITH item does not see itself.
+        return Status::KeyError("relation \"{}\" does not exist", ref.name)
+            .WithSqlState(sqlstate::kUndefinedTable)
+            .WithDetail(fmt::format("There is a WITH item named \"{}\", but it cannot be referenced "
+                                    "from this part of the query.",
+                                    ref.name))
+            .WithHint("Use WITH RECURSIVE, or re-order the WITH items to remove forward references.")
             .WithPosition(ref.location);
       }
       const sql::CommonTableExpr& cte = *visible->cte;

@@ -19,7 +19,7 @@ using sql::SelectNode;
 Result<BoundQuery> Binder::BindQuery(const SelectNode& node) {
   const size_t cte_mark = ctes_.size();
   for (const auto& cte : node.ctes) {
-    ctes_.push_back({&cte, parent_, node.recursive_with && IsRecursiveCte(cte)});
+    ctes_.push_back({&cte, parent_, node.recursive_with && IsRecursiveCte(cte), node.recursive_with});
   }
   Result<BoundQuery> r = node.set_op != sql::SetOpKind::kNone ? BindSetOp(node)
                          : !node.values.empty()               ? BindValues(node)
@@ -796,9 +796,11 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
 Result<BoundQuery> Binder::BindSetOp(const SelectNode& node) {
   Binder left_binder(state_, parent_);
   left_binder.ctes_ = ctes_;
+  left_binder.cte_in_progress_ = cte_in_progress_;
   QUIVER_ASSIGN_OR_RAISE(BoundQuery left, left_binder.BindQuery(*node.left));
   Binder right_binder(state_, parent_);
   right_binder.ctes_ = ctes_;
+  right_binder.cte_in_progress_ = cte_in_progress_;
   QUIVER_ASSIGN_OR_RAISE(BoundQuery right, right_binder.BindQuery(*node.right));
   for (auto* b : {&left_binder, &right_binder}) {
     for (const auto& c : b->correlated()) {

@@ -224,6 +224,7 @@ class Binder {
     const sql::CommonTableExpr* cte = nullptr;
     Binder* outer = nullptr;
     bool recursive = false;  // in WITH RECURSIVE, and its body references it
+    bool in_recursive_with = false;  // defined by a WITH RECURSIVE
   };
   const VisibleCte* FindCte(const std::string& name) const;
   // bind_recursive_cte.cc: a reference to a recursive CTE (its shape

@@ -256,6 +256,12 @@ ERRORS = [
     "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n * 1.5 FROM t WHERE n < 3) "
     "SELECT * FROM t",
     "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1, 2 FROM t) SELECT * FROM t",
+    # a plain WITH does not see itself; mutual recursion
+    "WITH t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t",
+    "WITH t AS (SELECT * FROM t) SELECT * FROM t",
+    "WITH t AS (SELECT 1 AS x WHERE EXISTS (SELECT 1 FROM t)) SELECT * FROM t",
+    "WITH RECURSIVE a AS (SELECT 1 AS x UNION ALL SELECT x FROM b), b AS (SELECT x FROM a) "
+    "SELECT * FROM a",
     # DISTINCT ON (42P10)
     "SELECT DISTINCT ON (team) team, name FROM scores ORDER BY name",
     "SELECT DISTINCT ON (team) team, name FROM scores ORDER BY name, team",
