@@ -147,6 +147,11 @@ TEST_F(PlannerBinder, RecursiveDistinctOnWithTies) {
             "2|2|2");
   EXPECT_EQ(ErrorOf(db_, "SELECT DISTINCT ON (a) a, b FROM t ORDER BY b").message(),
             "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+  // A plain WITH item does not see itself (this recursed without end through
+  // the set operation's binders).
+  EXPECT_EQ(ErrorOf(db_, "WITH r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r")
+                .message(),
+            "relation \"r\" does not exist");
 }
 
 TEST_F(PlannerBinder, WindowFunctions) {
