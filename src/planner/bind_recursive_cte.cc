@@ -243,30 +243,51 @@ Result<LogicalOpPtr> Binder::BindRecursiveCte(const VisibleCte& visible, const T
         .WithPosition(cte.location);
   }
   for (size_t i = 0; i < cte.columns.size(); ++i) names[i] = cte.columns[i];
-  std::vector<FieldRef> fields;
-  for (size_t i = 0; i < types.size(); ++i) fields.push_back(field(names[i], types[i]));
-  auto working = std::make_shared<MemoryTable>(cte.name, schema(std::move(fields)));
-
-  Binder recursive_binder(state_, visible.outer);
-  make_binder(&recursive_binder);
-  state_->working_tables.push_back({cte.name, working});
-  auto bound = recursive_binder.BindQuery(*q.right);
-  state_->working_tables.pop_back();
-  QUIVER_RETURN_NOT_OK(bound.status());
-  BoundQuery recursive = std::move(bound).ValueOrDie();
-  if (!anchor_binder.correlated().empty() || !recursive_binder.correlated().empty()) {
-    return Status::Unsupported("a WITH RECURSIVE query that references an outer query")
-        .WithPosition(ref.location);
-  }
-  if (recursive.types.size() != types.size()) {
-    return Status::Invalid("each UNION query must have the same number of columns")
-        .WithSqlState(sqlstate::kSyntaxError)
-        .WithPosition(q.right->location);
-  }
-  for (size_t i = 0; i < types.size(); ++i) {
-    auto overall = CommonSuperType(types[i], recursive.types[i], "UNION");
-    if (!overall.ok()) return overall.status().WithPosition(q.right->location);
-    if (!(*overall)->Equals(*types[i])) {
+  // The working table takes the anchor's types. A numeric column whose
+  // recursive term needs a larger precision or scale (n + 0.5 over an
+  // integer-valued numeric) widens it and the term is bound again, as
+  // PostgreSQL's numeric has no fixed scale; a scale that keeps growing
+  // (n * 1.5) is refused.
+  std::shared_ptr<MemoryTable> working;
+  BoundQuery recursive;
+  for (int attempt = 0;; ++attempt) {
+    std::vector<FieldRef> fields;
+    for (size_t i = 0; i < types.size(); ++i) fields.push_back(field(names[i], types[i]));
+    working = std::make_shared<MemoryTable>(cte.name, schema(std::move(fields)));
+    Binder recursive_binder(state_, visible.outer);
+    make_binder(&recursive_binder);
+    state_->working_tables.push_back({cte.name, working});
+    auto bound = recursive_binder.BindQuery(*q.right);
+    state_->working_tables.pop_back();
+    QUIVER_RETURN_NOT_OK(bound.status());
+    recursive = std::move(bound).ValueOrDie();
+    if (!anchor_binder.correlated().empty() || !recursive_binder.correlated().empty()) {
+      return Status::Unsupported("a WITH RECURSIVE query that references an outer query")
+          .WithPosition(ref.location);
+    }
+    if (recursive.types.size() != types.size()) {
+      return Status::Invalid("each UNION query must have the same number of columns")
+          .WithSqlState(sqlstate::kSyntaxError)
+          .WithPosition(q.right->location);
+    }
+    bool widened = false;
+    for (size_t i = 0; i < types.size(); ++i) {
+      auto overall = CommonSuperType(types[i], recursive.types[i], "UNION");
+      if (!overall.ok()) return overall.status().WithPosition(q.right->location);
+      if ((*overall)->Equals(*types[i])) continue;
+      if (types[i]->id == TypeId::kDecimal128 && (*overall)->id == TypeId::kDecimal128) {
+        if (attempt < 2) {
+          // The widest precision, so that only a growing scale widens again.
+          types[i] = decimal128(kMaxDecimalPrecision, (*overall)->scale);
+          widened = true;
+          continue;
+        }
+        return Status::Unsupported(
+                   "recursive query \"{}\" column {}: its numeric scale grows with every round",
+                   cte.name, i + 1)
+            .WithHint("Cast the column of the recursive term to a numeric(precision, scale).")
+            .WithPosition(q.right->location);
+      }
       const int location = q.left->set_op == sql::SetOpKind::kNone && i < q.left->targets.size()
                                ? q.left->targets[i]->location
                                : q.left->location;
@@ -278,6 +299,7 @@ Result<LogicalOpPtr> Binder::BindRecursiveCte(const VisibleCte& visible, const T
           .WithHint("Cast the output of the non-recursive term to the correct type.")
           .WithPosition(location);
     }
+    if (!widened) break;
   }
   // Each term's columns as the working table's types.
   auto conform = [&](BoundQuery& b) -> LogicalOpPtr {

@@ -111,6 +111,15 @@ RECURSIVE = [
     # a column list that renames, types widened by the anchor
     "WITH RECURSIVE t(n, s) AS (SELECT 1::bigint, 'x'::text UNION ALL SELECT n + 1, s || 'y' "
     "FROM t WHERE n < 4) SELECT * FROM t",
+    # numeric: the working table widens to the scale the recursive term needs
+    "WITH RECURSIVE t(n) AS (SELECT 1.5::numeric UNION ALL SELECT n * 2 FROM t WHERE n < 20) "
+    "SELECT * FROM t",
+    "WITH RECURSIVE t(n) AS (SELECT 1::numeric UNION ALL SELECT n + 0.25 FROM t WHERE n < 2) "
+    "SELECT * FROM t",
+    "WITH RECURSIVE t(n) AS (SELECT 1::numeric UNION ALL SELECT (n * 1.5)::numeric(20, 4) "
+    "FROM t WHERE n < 3) SELECT * FROM t",
+    "WITH RECURSIVE t(d) AS (SELECT DATE '2024-02-27' UNION ALL SELECT d + 1 FROM t "
+    "WHERE d < DATE '2024-03-02') SELECT d::text FROM t",
     # used in a subquery and under an aggregate with GROUP BY
     "SELECT (WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 10) "
     "SELECT sum(n) FROM t)",
@@ -326,6 +335,17 @@ def test_search_and_cycle_are_refused(quiver_bin, sql):
     # PostgreSQL 14+ adds columns for these (over arrays, which Quiver lacks): refused, not ignored.
     err = quiver_json_error(quiver_bin, sql)
     assert err["sqlstate"] == "0A000" and "WITH RECURSIVE" in err["error"], err
+
+
+def test_numeric_scale_growing_every_round_is_refused(quiver_bin):
+    # PostgreSQL's numeric keeps each value's own scale; Quiver's has one per column, so a
+    # recursive term whose scale grows with every round (n * 1.5) cannot have one.
+    err = quiver_json_error(
+        quiver_bin,
+        "WITH RECURSIVE t(n) AS (SELECT 1::numeric UNION ALL SELECT n * 1.5 FROM t WHERE n < 3) "
+        "SELECT * FROM t")
+    assert err["sqlstate"] == "0A000" and "numeric scale grows" in err["error"], err
+    assert "numeric(precision, scale)" in err["hint"], err
 
 
 def test_runaway_recursion_stops_at_the_memory_limit(quiver_bin):
