@@ -120,6 +120,13 @@ RECURSIVE = [
     "FROM t WHERE n < 3) SELECT * FROM t",
     "WITH RECURSIVE t(d) AS (SELECT DATE '2024-02-27' UNION ALL SELECT d + 1 FROM t "
     "WHERE d < DATE '2024-03-02') SELECT d::text FROM t",
+    # a LIMIT above ends a recursion that would not end by itself, as PostgreSQL's lazy
+    # evaluation does (rows in the order the rounds make them)
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT * FROM t LIMIT 5",
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT n FROM t "
+    "WHERE n % 7 = 0 LIMIT 3",
+    "WITH RECURSIVE fib(a, b) AS (SELECT 0::bigint, 1::bigint UNION ALL SELECT b, a + b "
+    "FROM fib) SELECT a FROM fib LIMIT 10 OFFSET 80",
     # used in a subquery and under an aggregate with GROUP BY
     "SELECT (WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 10) "
     "SELECT sum(n) FROM t)",

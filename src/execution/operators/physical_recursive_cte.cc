@@ -81,9 +81,18 @@ void ClearSinkStates(PhysicalOperator* op) {
   for (auto& c : op->children()) ClearSinkStates(c.get());
 }
 
+// The rounds computed so far: batches not yet handed out, the rows of the
+// last round (the next working table), and the UNION's set of rows seen.
 struct RecursiveSource : GlobalSourceState {
-  std::vector<RecordBatchRef> batches;
-  std::atomic<size_t> next{0};
+  int MaxThreads() const override { return 1; }  // rounds run one after another
+  std::vector<RecordBatchRef> pending;
+  size_t next_pending = 0;
+  std::vector<RecordBatchRef> last_round;
+  GroupTable seen{nullptr, nullptr, 0};
+  int64_t iterations = 0;
+  int64_t batch_index = 0;
+  bool finished = false;
+  bool stop = false;  // the consumer has enough rows (LIMIT)
 };
 
 // UNION: the rows of `batches` not seen before (recorded in `seen`).
@@ -153,19 +162,35 @@ Result<std::vector<RecordBatchRef>> PhysicalRecursiveCte::Run(ExecutionContext& 
   return batches;
 }
 
+// Rounds are computed as the consumer asks for rows, so a LIMIT above a
+// recursion that would never end stops it, as in PostgreSQL.
 Result<std::unique_ptr<GlobalSourceState>> PhysicalRecursiveCte::GetGlobalSourceState(
     ExecutionContext& ctx) const {
   auto state = std::make_unique<RecursiveSource>();
-  GroupTable seen(nullptr, nullptr, 0);
   QUIVER_ASSIGN_OR_RAISE(std::vector<RecordBatchRef> round, Run(ctx, children_[0].get()));
-  int64_t iterations = 0;
-  for (;;) {
-    if (!union_all_) {
-      QUIVER_ASSIGN_OR_RAISE(round, KeepNew(round, &seen, ctx.pool()));
+  if (!union_all_) {
+    QUIVER_ASSIGN_OR_RAISE(round, KeepNew(round, &state->seen, ctx.pool()));
+  }
+  state->pending = round;
+  state->last_round = std::move(round);
+  state->finished = state->last_round.empty();
+  return std::unique_ptr<GlobalSourceState>(std::move(state));
+}
+
+void PhysicalRecursiveCte::StopNewMorsels(GlobalSourceState& gstate) const {
+  static_cast<RecursiveSource&>(gstate).stop = true;
+}
+
+Result<SourceResult> PhysicalRecursiveCte::GetData(ExecutionContext& ctx, DataChunk* out,
+                                                   GlobalSourceState& gstate, LocalSourceState&) const {
+  auto& s = static_cast<RecursiveSource&>(gstate);
+  while (s.next_pending >= s.pending.size()) {
+    if (s.finished || s.stop) {
+      QUIVER_RETURN_NOT_OK(working_table_->Replace({}));
+      return SourceResult::kFinished;
     }
-    if (round.empty()) break;
-    for (const auto& b : round) state->batches.push_back(b);
-    if (++iterations > kMaxRecursiveIterations) {
+    // The next round over the last one's new rows.
+    if (++s.iterations > kMaxRecursiveIterations) {
       return Status::Invalid("recursive query \"{}\" did not finish within {} iterations", cte_name_,
                              kMaxRecursiveIterations)
           .WithSqlState(sqlstate::kProgramLimitExceeded)
@@ -176,22 +201,20 @@ Result<std::unique_ptr<GlobalSourceState>> PhysicalRecursiveCte::GetGlobalSource
               "at cycles.");
     }
     QUIVER_RETURN_NOT_OK(ctx.CancelStatus());
-    QUIVER_RETURN_NOT_OK(working_table_->Replace(std::move(round)));
-    QUIVER_ASSIGN_OR_RAISE(round, Run(ctx, children_[1].get()));
+    QUIVER_RETURN_NOT_OK(working_table_->Replace(std::move(s.last_round)));
+    QUIVER_ASSIGN_OR_RAISE(std::vector<RecordBatchRef> round, Run(ctx, children_[1].get()));
+    if (!union_all_) {
+      QUIVER_ASSIGN_OR_RAISE(round, KeepNew(round, &s.seen, ctx.pool()));
+    }
+    s.pending = round;
+    s.next_pending = 0;
+    s.last_round = std::move(round);
+    s.finished = s.last_round.empty();
   }
-  QUIVER_RETURN_NOT_OK(working_table_->Replace({}));
-  return std::unique_ptr<GlobalSourceState>(std::move(state));
-}
-
-Result<SourceResult> PhysicalRecursiveCte::GetData(ExecutionContext&, DataChunk* out,
-                                                   GlobalSourceState& gstate, LocalSourceState&) const {
-  auto& s = static_cast<RecursiveSource&>(gstate);
-  const size_t i = s.next.fetch_add(1);
-  if (i >= s.batches.size()) return SourceResult::kFinished;
-  const RecordBatchRef& b = s.batches[i];
+  const RecordBatchRef& b = s.pending[s.next_pending++];
   for (int c = 0; c < b->num_columns(); ++c) out->columns.push_back(b->column(c));
   out->num_rows = b->num_rows();
-  out->batch_index = static_cast<int64_t>(i);
+  out->batch_index = s.batch_index++;
   return SourceResult::kHaveMoreOutput;
 }
 

@@ -1,9 +1,11 @@
 // WITH RECURSIVE (planner/logical_recursive_cte.h): an iterative
-// working-table operator. As a source, before its first row it runs the
-// anchor's plan to completion, then the recursive term's plan over and
-// over, each time with the working table (a MemoryTable that the recursive
-// term's scan reads) holding the rows the previous round produced, until a
-// round produces none. UNION keeps a hash set of every row produced so far
+// working-table operator. As a source, it runs the anchor's plan to
+// completion and hands out its rows, then runs the recursive term's plan
+// each time it has handed out a round's rows, with the working table (a
+// MemoryTable that the recursive term's scan reads) holding the rows the
+// previous round produced, until a round produces none or the consumer
+// has enough (a LIMIT above stops it early, as PostgreSQL's lazy
+// evaluation does). UNION keeps a hash set of every row produced so far
 // (the anchor's included) and passes on only new rows; UNION ALL keeps all.
 // The two plans are children (EXPLAIN shows them) but not part of the
 // enclosing query's pipelines: each run builds and executes their own
@@ -11,8 +13,9 @@
 // run left behind.
 //
 // Limits (PostgreSQL has none): a query stops with 54000 after
-// kMaxRecursiveIterations rounds, and the rows it accumulates count
-// against the query's memory limit (--memory-limit, 53200).
+// kMaxRecursiveIterations rounds, and the rows each round collects (and
+// what the consumer keeps of them) count against the query's memory limit
+// (--memory-limit, 53200).
 #pragma once
 
 #include <memory>
@@ -33,6 +36,7 @@ class PhysicalRecursiveCte final : public PhysicalOperator {
   Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(ExecutionContext& ctx) const override;
   Result<SourceResult> GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
                                LocalSourceState& lstate) const override;
+  void StopNewMorsels(GlobalSourceState& gstate) const override;
   std::string ParamsToString() const override;
 
  private:
