@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -883,6 +884,8 @@ AggregateFunction SingleValue() {
 // step sorts them and picks as PostgreSQL's orderedsetaggs.c does.
 struct OrderedSetValues {
   std::vector<Value> values;
+  std::vector<double> doubles;  // instead of `values` when x is double precision
+  std::vector<int64_t> ints;    // instead of `values` when x is an integer or a date
   std::string spec;
   MemoryPool* pool;
 };
@@ -901,9 +904,101 @@ Status AddOrderedSetValue(OrderedSetState* st, Value v, std::string_view spec, P
   if (st->set == nullptr) bytes += static_cast<int64_t>(sizeof(OrderedSetValues));
   QUIVER_RETURN_NOT_OK(credit.Take(bytes));
   st->charged += bytes;
-  if (st->set == nullptr) st->set = new OrderedSetValues{{}, std::string(spec), credit.pool()};
+  if (st->set == nullptr) st->set = new OrderedSetValues{{}, {}, {}, std::string(spec), credit.pool()};
   st->set->values.push_back(std::move(v));
   return Status::OK();
+}
+
+Status AddOrderedSetDouble(OrderedSetState* st, double v, std::string_view spec, PoolCredit& credit) {
+  int64_t bytes = sizeof(double);
+  if (st->set == nullptr) bytes += static_cast<int64_t>(sizeof(OrderedSetValues));
+  QUIVER_RETURN_NOT_OK(credit.Take(bytes));
+  st->charged += bytes;
+  if (st->set == nullptr) st->set = new OrderedSetValues{{}, {}, {}, std::string(spec), credit.pool()};
+  st->set->doubles.push_back(v);
+  return Status::OK();
+}
+
+Status AddOrderedSetInt(OrderedSetState* st, int64_t v, std::string_view spec, PoolCredit& credit) {
+  int64_t bytes = sizeof(int64_t);
+  if (st->set == nullptr) bytes += static_cast<int64_t>(sizeof(OrderedSetValues));
+  QUIVER_RETURN_NOT_OK(credit.Take(bytes));
+  st->charged += bytes;
+  if (st->set == nullptr) st->set = new OrderedSetValues{{}, {}, {}, std::string(spec), credit.pool()};
+  st->set->ints.push_back(v);
+  return Status::OK();
+}
+
+// percentile_disc and mode over integers and dates (no Value per row).
+Value FinishOrderedSetInts(OrderedSetKind kind, OrderedSetValues& set, const TypeRef& out) {
+  std::vector<int64_t>& v = set.ints;
+  const bool desc = !set.spec.empty() && set.spec[0] == 'D';
+  if (desc) {
+    std::sort(v.begin(), v.end(), std::greater<int64_t>());
+  } else {
+    std::sort(v.begin(), v.end());
+  }
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (kind == OrderedSetKind::kMode) {
+    size_t best = 0;
+    int64_t best_count = 0;
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i + 1;
+      while (j < v.size() && v[j] == v[i]) ++j;
+      if (static_cast<int64_t>(j - i) > best_count) {
+        best_count = static_cast<int64_t>(j - i);
+        best = i;
+      }
+      i = j;
+    }
+    return Value::Integer(out, v[best]);
+  }
+  const size_t colon = set.spec.find(':');
+  const double fraction = colon == std::string::npos ? 0.5 : std::strtod(set.spec.c_str() + colon + 1, nullptr);
+  const auto rownum = static_cast<int64_t>(std::ceil(fraction * static_cast<double>(n)));
+  return Value::Integer(out, v[static_cast<size_t>(std::clamp<int64_t>(rownum, 1, n) - 1)]);
+}
+
+// double precision as PostgreSQL orders it: NaN after every other value.
+bool DoubleLess(double a, double b) { return std::isnan(a) ? false : std::isnan(b) || a < b; }
+
+// FinishOrderedSet over doubles (no Value per row).
+Value FinishOrderedSetDoubles(OrderedSetKind kind, OrderedSetValues& set) {
+  std::vector<double>& v = set.doubles;
+  const bool desc = !set.spec.empty() && set.spec[0] == 'D';
+  if (desc) {
+    std::sort(v.begin(), v.end(), [](double a, double b) { return DoubleLess(b, a); });
+  } else {
+    std::sort(v.begin(), v.end(), DoubleLess);
+  }
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (kind == OrderedSetKind::kMode) {
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    size_t best = 0;
+    int64_t best_count = 0;
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i + 1;
+      while (j < v.size() && same(v[j], v[i])) ++j;
+      if (static_cast<int64_t>(j - i) > best_count) {
+        best_count = static_cast<int64_t>(j - i);
+        best = i;
+      }
+      i = j;
+    }
+    return Value::Double(v[best]);
+  }
+  const size_t colon = set.spec.find(':');
+  const double fraction = colon == std::string::npos ? 0.5 : std::strtod(set.spec.c_str() + colon + 1, nullptr);
+  if (kind == OrderedSetKind::kPercentileDisc) {
+    const auto rownum = static_cast<int64_t>(std::ceil(fraction * static_cast<double>(n)));
+    return Value::Double(v[static_cast<size_t>(std::clamp<int64_t>(rownum, 1, n) - 1)]);
+  }
+  const double position = fraction * static_cast<double>(n - 1);
+  const auto first = static_cast<size_t>(std::floor(position));
+  const auto second = static_cast<size_t>(std::ceil(position));
+  if (first == second) return Value::Double(v[first]);
+  const double proportion = position - static_cast<double>(first);
+  return Value::Double(v[first] + (v[second] - v[first]) * proportion);
 }
 
 // PostgreSQL's interval_mul (fractions of months and days cascade down).
@@ -987,6 +1082,42 @@ AggregateFunction OrderedSetAggregate(const char* name, OrderedSetKind kind, Typ
   f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool* pool) {
     StringAccess spec(args[1]);
     PoolCredit credit(pool);
+    if (args[0].array->type->id == TypeId::kDouble) {
+      Status status;
+      DispatchFixed<double>(args[0], [&](auto get) {
+        ValidAccess valid(args[0]);
+        for (int64_t i = 0; i < n && status.ok(); ++i) {
+          if (!valid(i)) continue;
+          status = AddOrderedSetDouble(reinterpret_cast<OrderedSetState*>(states[i]), get(i), spec(i),
+                                       credit);
+        }
+      });
+      return status;
+    }
+    auto add_ints = [&](auto tag) {
+      using T = decltype(tag);
+      Status status;
+      DispatchFixed<T>(args[0], [&](auto get) {
+        ValidAccess valid(args[0]);
+        for (int64_t i = 0; i < n && status.ok(); ++i) {
+          if (!valid(i)) continue;
+          status = AddOrderedSetInt(reinterpret_cast<OrderedSetState*>(states[i]),
+                                    static_cast<int64_t>(get(i)), spec(i), credit);
+        }
+      });
+      return status;
+    };
+    switch (args[0].array->type->id) {
+      case TypeId::kInt16:
+        return add_ints(int16_t{});
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+        return add_ints(int32_t{});
+      case TypeId::kInt64:
+        return add_ints(int64_t{});
+      default:
+        break;
+    }
     return ForValidOrError(args, n, [&](int64_t i) -> Status {
       return AddOrderedSetValue(reinterpret_cast<OrderedSetState*>(states[i]),
                                 ValueFromArray(*args[0].array, args[0].index(i)), spec(i), credit);
@@ -1000,6 +1131,12 @@ AggregateFunction OrderedSetAggregate(const char* name, OrderedSetKind kind, Typ
     for (const Value& v : s->set->values) {
       QUIVER_RETURN_NOT_OK(AddOrderedSetValue(d, v, s->set->spec, credit));
     }
+    for (double v : s->set->doubles) {
+      QUIVER_RETURN_NOT_OK(AddOrderedSetDouble(d, v, s->set->spec, credit));
+    }
+    for (int64_t v : s->set->ints) {
+      QUIVER_RETURN_NOT_OK(AddOrderedSetInt(d, v, s->set->spec, credit));
+    }
     return Status::OK();
   };
   f.finalize = [kind](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
@@ -1007,8 +1144,17 @@ AggregateFunction OrderedSetAggregate(const char* name, OrderedSetKind kind, Typ
     std::vector<Value> values;
     for (int64_t i = 0; i < n; ++i) {
       auto* st = reinterpret_cast<OrderedSetState*>(states[i]);
-      if (st->set == nullptr || st->set->values.empty()) {
+      if (st->set == nullptr ||
+          (st->set->values.empty() && st->set->doubles.empty() && st->set->ints.empty())) {
         values.push_back(Value::Null(out));
+        continue;
+      }
+      if (!st->set->doubles.empty()) {
+        values.push_back(FinishOrderedSetDoubles(kind, *st->set));
+        continue;
+      }
+      if (!st->set->ints.empty()) {
+        values.push_back(FinishOrderedSetInts(kind, *st->set, out));
         continue;
       }
       QUIVER_ASSIGN_OR_RAISE(Value v, FinishOrderedSet(kind, *st->set, out));

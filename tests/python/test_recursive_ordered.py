@@ -230,6 +230,17 @@ ORDERED_SET = [
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v), percentile_disc(0.5) WITHIN GROUP "
     "(ORDER BY v) FROM (VALUES (1), (2), (3)) t(v)",
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM (VALUES (42)) t(v)",
+    # larger inputs, aggregated in parallel: doubles, integers, dates, text
+    "SELECT g % 5 AS k, percentile_cont(0.37) WITHIN GROUP (ORDER BY g), percentile_disc(0.37) "
+    "WITHIN GROUP (ORDER BY g DESC), mode() WITHIN GROUP (ORDER BY g % 11) "
+    "FROM generate_series(1, 100000) g GROUP BY 1",
+    "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY DATE '2024-01-01' + g % 400), "
+    "percentile_disc(0.25) WITHIN GROUP (ORDER BY (g % 97)::text), mode() WITHIN GROUP "
+    "(ORDER BY (g % 13)::bigint DESC), percentile_cont(0.9) WITHIN GROUP (ORDER BY g / 3.0) "
+    "FROM generate_series(1, 50000) g",
+    "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v), percentile_disc(0.5) WITHIN GROUP "
+    "(ORDER BY v DESC), mode() WITHIN GROUP (ORDER BY v) FROM (VALUES ('NaN'::float8), (1), "
+    "('NaN'), (-0.5), ('Infinity')) t(v)",
 ]
 
 QUERIES = RECURSIVE + DISTINCT_ON + WITH_TIES + ORDERED_SET
