@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "functions/function.h"
@@ -589,6 +590,126 @@ AggregateFunction Variance(const char* name, TypeRef arg, VarKind kind) {
       double v = std::max(0.0, st->m2 / static_cast<double>(denom));
       if (root) v = std::sqrt(v);
       values->mutable_data_as<double>()[i] = v;
+      bit_util::SetBit(validity->mutable_data(), i);
+    }
+    return ArrayData::Make(out, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
+                           nulls);
+  };
+  return f;
+}
+
+// --- two-variable statistics: corr, covar_*, regr_* ------------------------------
+
+// PostgreSQL's float8_regr_accum state (Youngs-Cramer): the count, the sums
+// of X and Y, and the sums of squared / crossed deviations from the means.
+struct RegrState {
+  double n, sx, sxx, sy, syy, sxy;
+};
+
+enum class RegrKind {
+  kCount, kSxx, kSyy, kSxy, kAvgX, kAvgY, kCovarPop, kCovarSamp, kCorr, kR2, kSlope, kIntercept
+};
+
+// f(Y, X) over the rows where both are non-null, as PostgreSQL's float8
+// versions (the other argument types are cast to double precision).
+AggregateFunction Regression(const char* name, RegrKind kind) {
+  AggregateFunction f;
+  f.name = name;
+  f.args = {float64(), float64()};
+  f.return_type = kind == RegrKind::kCount ? int64() : float64();
+  f.state_size = sizeof(RegrState);
+  f.init = [](uint8_t* s) { new (s) RegrState{0, 0, 0, 0, 0, 0}; };
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
+    ValidAccess vy(args[0]), vx(args[1]);
+    const VectorRef& y = args[0];
+    const VectorRef& x = args[1];
+    for (int64_t i = 0; i < n; ++i) {
+      if (!vy(i) || !vx(i)) continue;
+      auto* st = reinterpret_cast<RegrState*>(states[i]);
+      const double yv = y.values<double>()[y.index(i)];
+      const double xv = x.values<double>()[x.index(i)];
+      st->n += 1;
+      st->sx += xv;
+      st->sy += yv;
+      if (st->n > 1) {
+        const double tx = xv * st->n - st->sx;
+        const double ty = yv * st->n - st->sy;
+        const double scale = 1.0 / (st->n * (st->n - 1));
+        st->sxx += tx * tx * scale;
+        st->syy += ty * ty * scale;
+        st->sxy += tx * ty * scale;
+      } else if (std::isnan(xv) || std::isinf(xv) || std::isnan(yv) || std::isinf(yv)) {
+        // As PostgreSQL: a first non-finite input makes the sums NaN.
+        st->sxx = std::isfinite(xv) ? 0 : std::nan("");
+        st->syy = std::isfinite(yv) ? 0 : std::nan("");
+        st->sxy = std::isfinite(xv) && std::isfinite(yv) ? 0 : std::nan("");
+      }
+    }
+    return Status::OK();
+  };
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
+    const auto* a = reinterpret_cast<const RegrState*>(src);
+    auto* b = reinterpret_cast<RegrState*>(dst);
+    if (a->n == 0) return Status::OK();
+    if (b->n == 0) {
+      *b = *a;
+      return Status::OK();
+    }
+    const double n = a->n + b->n;
+    const double dx = b->sx / b->n - a->sx / a->n;
+    const double dy = b->sy / b->n - a->sy / a->n;
+    b->sxx += a->sxx + b->n * a->n * dx * dx / n;
+    b->syy += a->syy + b->n * a->n * dy * dy / n;
+    b->sxy += a->sxy + b->n * a->n * dx * dy / n;
+    b->sx += a->sx;
+    b->sy += a->sy;
+    b->n = n;
+    return Status::OK();
+  };
+  f.finalize = [kind](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
+      -> Result<ArrayRef> {
+    QUIVER_ASSIGN_OR_RAISE(auto values, kernels::AllocateValues(n, 8, pool));
+    QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, pool));
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const auto& st = *reinterpret_cast<const RegrState*>(states[i]);
+      if (kind == RegrKind::kCount) {
+        values->mutable_data_as<int64_t>()[i] = static_cast<int64_t>(st.n);
+        bit_util::SetBit(validity->mutable_data(), i);
+        continue;
+      }
+      std::optional<double> v;
+      if (st.n >= 1) {
+        switch (kind) {
+          case RegrKind::kCount: break;
+          case RegrKind::kSxx: v = st.sxx; break;
+          case RegrKind::kSyy: v = st.syy; break;
+          case RegrKind::kSxy: v = st.sxy; break;
+          case RegrKind::kAvgX: v = st.sx / st.n; break;
+          case RegrKind::kAvgY: v = st.sy / st.n; break;
+          case RegrKind::kCovarPop: v = st.sxy / st.n; break;
+          case RegrKind::kCovarSamp:
+            if (st.n >= 2) v = st.sxy / (st.n - 1);
+            break;
+          case RegrKind::kCorr:
+            if (st.sxx != 0 && st.syy != 0) v = st.sxy / std::sqrt(st.sxx * st.syy);
+            break;
+          case RegrKind::kR2:
+            if (st.sxx != 0) v = st.syy == 0 ? 1.0 : (st.sxy * st.sxy) / (st.sxx * st.syy);
+            break;
+          case RegrKind::kSlope:
+            if (st.sxx != 0) v = st.sxy / st.sxx;
+            break;
+          case RegrKind::kIntercept:
+            if (st.sxx != 0) v = (st.sy - st.sx * st.sxy / st.sxx) / st.n;
+            break;
+        }
+      }
+      if (!v) {
+        ++nulls;
+        continue;
+      }
+      values->mutable_data_as<double>()[i] = *v;
       bit_util::SetBit(validity->mutable_data(), i);
     }
     return ArrayData::Make(out, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
@@ -1239,6 +1360,18 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
                      V{"var_pop", VarKind::kVarPop}, V{"stddev", VarKind::kStddevSamp},
                      V{"stddev_samp", VarKind::kStddevSamp}, V{"stddev_pop", VarKind::kStddevPop}}) {
     r->Add(Variance<double>(v.name, float64(), v.kind));
+  }
+  struct R {
+    const char* name;
+    RegrKind kind;
+  };
+  for (const R& g : {R{"regr_count", RegrKind::kCount}, R{"regr_sxx", RegrKind::kSxx},
+                     R{"regr_syy", RegrKind::kSyy}, R{"regr_sxy", RegrKind::kSxy},
+                     R{"regr_avgx", RegrKind::kAvgX}, R{"regr_avgy", RegrKind::kAvgY},
+                     R{"covar_pop", RegrKind::kCovarPop}, R{"covar_samp", RegrKind::kCovarSamp},
+                     R{"corr", RegrKind::kCorr}, R{"regr_r2", RegrKind::kR2},
+                     R{"regr_slope", RegrKind::kSlope}, R{"regr_intercept", RegrKind::kIntercept}}) {
+    r->Add(Regression(g.name, g.kind));
   }
   r->Add(StringAgg());
   r->Add(OrderedSetAggregate("percentile_cont", OrderedSetKind::kPercentileCont, float64()));

@@ -12,5 +12,6 @@ void RegisterTextFunctions(FunctionRegistry* r);
 void RegisterDateTimeFormatFunctions(FunctionRegistry* r);
 void RegisterDateTimeMoreFunctions(FunctionRegistry* r);
 void RegisterNumericFormatFunctions(FunctionRegistry* r);
+void RegisterSystemFunctions(FunctionRegistry* r);
 
 }  // namespace quiver

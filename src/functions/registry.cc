@@ -61,6 +61,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterDateTimeFormatFunctions(r);
     RegisterDateTimeMoreFunctions(r);
     RegisterNumericFormatFunctions(r);
+    RegisterSystemFunctions(r);
     return r;
   }();
   return *registry;

@@ -1017,7 +1017,9 @@ bool OrderInsensitive(const std::string& name) {
   static const char* const kNames[] = {
       "count",    "count_star", "sum",     "avg",        "min",        "max",
       "bool_and", "bool_or",    "every",   "variance",   "var_samp",   "var_pop",
-      "stddev",   "stddev_samp", "stddev_pop"};
+      "stddev",   "stddev_samp", "stddev_pop", "corr", "covar_pop", "covar_samp", "regr_count",
+      "regr_sxx", "regr_syy", "regr_sxy", "regr_avgx", "regr_avgy", "regr_r2", "regr_slope",
+      "regr_intercept"};
   for (const char* n : kNames) {
     if (name == n) return true;
   }

@@ -201,6 +201,21 @@ QUERIES = [
     "SELECT id, age(ts)::text, age(tz)::text, age(d::timestamp)::text FROM t",
     "SELECT age(TIMESTAMP '2024-03-31', TIMESTAMP '2024-02-29')::text, age(TIMESTAMP '2024-03-01', TIMESTAMP '2024-01-31')::text, "
     "age(TIMESTAMP '2023-03-01', TIMESTAMP '2024-01-31 12:00')::text, age(TIMESTAMP '2001-04-10', TIMESTAMP '1957-06-13')::text",
+    # session and value information, small integer and text helpers
+    "SELECT current_setting('TimeZone'), current_setting('server_encoding'), current_setting('standard_conforming_strings'), current_setting('no.such', true)",
+    "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now()), pg_typeof(2::bigint), pg_typeof(NULL::date), pg_typeof(true), pg_typeof(1.5::float8), pg_typeof(interval '1 day')",
+    "SELECT num_nulls(1, NULL, 'a', NULL::text), num_nonnulls(1, NULL, 'a', NULL::date), num_nulls(NULL), num_nonnulls(1)",
+    "SELECT bit_length('é'), bit_length(''), bit_length(NULL::text), bit_length('abc'::bytea)",
+    'SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(0), to_hex(2147483647::bigint * 4), to_hex(NULL::int)',
+    'SELECT gcd(12, 18), gcd(-12, 18), gcd(0, 0), gcd(0, -5), gcd(7::bigint, 21), lcm(4, 6), lcm(-4, 6), lcm(0, 5), lcm(12::bigint, 18), gcd(NULL, 1)',
+    "SELECT overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('abc' placing 'X' from 2), overlay('abc' placing 'XYZ' from 5), overlay('naïve' placing 'I' from 3 for 1), overlay('abc' placing '' from 1 for 0), overlay('abc' placing 'Z' from 1 for 10)",
+    "SELECT clock_timestamp() >= now() - interval '1 minute', pg_backend_pid() > 0",
+    # two-variable statistics (Youngs-Cramer sums as PostgreSQL's float8 aggregates), grouped, empty, constant, windowed
+    'SELECT corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_count(y, x), regr_slope(y, x), regr_intercept(y, x), regr_r2(y, x), regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x) FROM (VALUES (1, 2.0), (2, 4.5), (3, 5.9), (NULL, 1), (4, NULL), (5, 11)) v(x, y)',
+    'SELECT g, corr(y, x), covar_samp(y, x), regr_slope(y, x), regr_r2(y, x), regr_count(y, x) FROM (VALUES (1, 1, 2.0), (1, 2, 4.0), (2, 1, 1.0), (2, 1, 3.0), (3, 5, 5.0), (4, NULL, 1.0)) v(g, x, y) GROUP BY g ORDER BY g',
+    'SELECT corr(y, x), covar_pop(y, x), regr_count(y, x) FROM (VALUES (1.0, 2.0)) v(x, y) WHERE x > 5',
+    'SELECT corr(y, x), regr_r2(y, x), regr_slope(y, x) FROM (VALUES (1, 3.0), (2, 3.0), (3, 3.0)) v(x, y)',
+    'SELECT x, covar_pop(x, x) OVER (ORDER BY x ROWS 1 PRECEDING), regr_count(x, x) OVER () FROM (VALUES (1.0), (2.0), (4.0)) v(x) ORDER BY x',
     # AT TIME ZONE with IANA names, across DST transitions (gaps and repeated hours)
     "SELECT id, (tz AT TIME ZONE 'America/New_York')::text, (tz AT TIME ZONE 'Europe/Berlin')::text, (tz AT TIME ZONE 'Asia/Kolkata')::text, "
     "(ts AT TIME ZONE 'America/New_York')::text, (ts AT TIME ZONE 'Australia/Lord_Howe')::text, (ts AT TIME ZONE 'UTC')::text FROM t",
@@ -276,6 +291,10 @@ ERRORS = [
     "SELECT to_number('abc', '999')",
     "SELECT to_number('12', '9.9')",
     "SELECT 'a' COLLATE \"xx_NO_SUCH\" < 'b'",
+    "SELECT current_setting('nope')",
+    'SELECT gcd((-2147483648)::int, 0)',
+    'SELECT lcm(2147483647, 2147483646)',
+    "SELECT overlay('abc' placing 'x' from 0)",
 ]
 
 REFUSED = [
@@ -343,3 +362,10 @@ def test_collations_that_sort_differently_are_refused(run_quiver):
     err = quiver_error(run_quiver, "SELECT s FROM r ORDER BY s COLLATE \"en_US.utf8\"")
     assert err["sqlstate"] == "42704", err
     assert 'collation "en_US.utf8"' in err["error"] and "byte-wise" in err["hint"], err
+
+
+def test_session_information(run_quiver):
+    p = run_quiver("sql", "--format", "csv", "SELECT version(), current_database(), current_schema(), "
+                   "current_catalog, current_schema, current_setting('TimeZone')")
+    assert p.stdout.splitlines()[1].startswith("Quiver (PostgreSQL 15 dialect) on "), p.stdout
+    assert p.stdout.splitlines()[1].endswith(",quiver,public,quiver,public,UTC"), p.stdout
