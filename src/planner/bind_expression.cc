@@ -1271,6 +1271,17 @@ Result<ExprPtr> ExpressionBinder::BindOrderedSetAggregate(const ParsedExpr& e, s
     spec += fmt::format(":{:.17g}", fraction);
   }
   ExprPtr key = ResolveUnknown(std::move(order_keys[0]));
+  // Sorting json's or jsonb's text would not give PostgreSQL's order.
+  if (IsJson(*key->return_type)) {
+    return Status::Invalid("could not identify an ordering operator for type json")
+        .WithSqlState(sqlstate::kUndefinedFunction)
+        .WithHint("Use an explicit ordering operator or modify the query.")
+        .WithPosition(e.agg_order[0].expr->location);
+  }
+  if (IsJsonb(*key->return_type)) {
+    return Status::Unsupported("{} over jsonb values (jsonb's ordering is not implemented)", name)
+        .WithPosition(e.agg_order[0].expr->location);
+  }
   auto bound = FunctionRegistry::Get().ResolveAggregate(name, {{key->return_type, false}, {utf8(), false}});
   if (!bound.ok()) {
     if (bound.status().sql_state() == sqlstate::kUndefinedFunction) return undefined();

@@ -303,6 +303,7 @@ ERRORS = [
     "SELECT percentile_cont(0.5, x) FROM m",
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x, g) FROM m",
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY d) FROM m",
+    "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY v) FROM (VALUES ('1'::json)) t(v)",
     "SELECT sum(x) WITHIN GROUP (ORDER BY x) FROM m",
     "SELECT mode() WITHIN GROUP (ORDER BY x) OVER () FROM m",
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM m",
@@ -353,6 +354,13 @@ def test_search_and_cycle_are_refused(quiver_bin, sql):
     # PostgreSQL 14+ adds columns for these (over arrays, which Quiver lacks): refused, not ignored.
     err = quiver_json_error(quiver_bin, sql)
     assert err["sqlstate"] == "0A000" and "WITH RECURSIVE" in err["error"], err
+
+
+def test_mode_over_jsonb_is_refused(quiver_bin):
+    # PostgreSQL orders jsonb by its own rules, which Quiver does not implement yet.
+    err = quiver_json_error(
+        quiver_bin, "SELECT mode() WITHIN GROUP (ORDER BY v) FROM (VALUES ('1'::jsonb)) t(v)")
+    assert err["sqlstate"] == "0A000" and "jsonb" in err["error"], err
 
 
 def test_numeric_scale_growing_every_round_is_refused(quiver_bin):
