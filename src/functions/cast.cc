@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "common/calendar.h"
@@ -161,6 +162,56 @@ bool DecimalLiteralShape(std::string_view text, int* precision, int* scale) {
   *scale = frac_digits;
   *precision = std::max(1, int_digits + frac_digits);
   return true;
+}
+
+std::optional<std::string> ExpandDecimalExponent(std::string_view text) {
+  std::string_view t = Trim(text);
+  const size_t e = t.find_first_of("eE");
+  if (e == std::string_view::npos) return std::nullopt;
+  std::string_view mantissa = t.substr(0, e);
+  std::string_view exponent = t.substr(e + 1);
+  std::string sign;
+  if (!mantissa.empty() && (mantissa[0] == '+' || mantissa[0] == '-')) {
+    if (mantissa[0] == '-') sign = "-";
+    mantissa.remove_prefix(1);
+  }
+  bool exp_negative = false;
+  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+    exp_negative = exponent[0] == '-';
+    exponent.remove_prefix(1);
+  }
+  if (exponent.empty() || exponent.size() > 4) return std::nullopt;
+  int exp = 0;
+  for (char c : exponent) {
+    if (c < '0' || c > '9') return std::nullopt;
+    exp = exp * 10 + (c - '0');
+  }
+  if (exp_negative) exp = -exp;
+  std::string digits;
+  int point = -1;  // digits before the decimal point
+  for (char c : mantissa) {
+    if (c >= '0' && c <= '9') {
+      digits += c;
+    } else if (c == '.' && point < 0) {
+      point = static_cast<int>(digits.size());
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits.empty()) return std::nullopt;
+  if (point < 0) point = static_cast<int>(digits.size());
+  point += exp;
+  // Past numeric(38) either way: let the caller use double precision.
+  if (point > 80 || static_cast<int>(digits.size()) - point > 80) return std::nullopt;
+  if (point <= 0) {
+    digits.insert(0, static_cast<size_t>(-point) + 1, '0');
+    point = 1;
+  } else if (point > static_cast<int>(digits.size())) {
+    digits.append(static_cast<size_t>(point) - digits.size(), '0');
+  }
+  std::string out = sign + digits.substr(0, static_cast<size_t>(point));
+  if (static_cast<size_t>(point) < digits.size()) out += "." + digits.substr(static_cast<size_t>(point));
+  return out;
 }
 
 bool ParseSqlDecimal(std::string_view text, int precision, int scale, int128_t* out,

@@ -36,6 +36,12 @@ bool ParseSqlDecimal(std::string_view text, int precision, int scale, int128_t* 
                      bool* overflow);
 // Digits of a numeric literal: precision and scale it needs ("12.50" -> 4, 2).
 bool DecimalLiteralShape(std::string_view text, int* precision, int* scale);
+// A numeric literal with an exponent ("1.5e-3", "15E+1") written without
+// one ("0.0015", "150"), so that it binds as an exact numeric like
+// PostgreSQL's; nullopt when `text` has no exponent or is not such a literal,
+// or when the plain form would be absurdly long (the caller falls back to
+// double precision).
+std::optional<std::string> ExpandDecimalExponent(std::string_view text);
 bool ParseSqlBool(std::string_view text, bool* out);
 bool ParseSqlDate(std::string_view text, int32_t* days);
 bool ParseSqlTime(std::string_view text, int64_t* micros);

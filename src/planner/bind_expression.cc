@@ -390,24 +390,22 @@ Result<ExprPtr> ExpressionBinder::BindConstant(const ParsedExpr& e) {
       }
       return MakeConstant(Value::Int64(e.ival));
     case LiteralKind::kNumeric: {
-      // PostgreSQL types 1.5 as numeric; exponents and huge values too.
+      // PostgreSQL types 1.5 as numeric; exponents and huge values too
+      // (1.5e-3 is the numeric 0.0015).
       int precision = 0, scale = 0;
-      if (DecimalLiteralShape(e.text, &precision, &scale) && precision <= kMaxDecimalPrecision) {
+      const std::optional<std::string> plain = ExpandDecimalExponent(e.text);
+      const std::string& text = plain ? *plain : e.text;
+      if (DecimalLiteralShape(text, &precision, &scale) && precision <= kMaxDecimalPrecision) {
         int128_t v;
         bool overflow;
-        if (ParseSqlDecimal(e.text, precision, scale, &v, &overflow) && !overflow) {
+        if (ParseSqlDecimal(text, precision, scale, &v, &overflow) && !overflow) {
           return MakeConstant(Value::Decimal(v, precision, scale));
         }
       }
       double d;
       if (ParseSqlDouble(e.text, &d)) {
-        // 1e5 and numbers beyond numeric(38): exact when they fit.
-        int128_t v;
-        bool overflow = false;
-        if (ParseSqlDecimal(e.text, kMaxDecimalPrecision, 0, &v, &overflow) && !overflow &&
-            e.text.find_first_of(".") == std::string::npos) {
-          return MakeConstant(Value::Decimal(v, kMaxDecimalPrecision, 0));
-        }
+        // Beyond numeric(38): double precision (PostgreSQL's numeric has
+        // no such limit).
         return MakeConstant(Value::Double(d));
       }
       return Status::Invalid("invalid numeric literal {}", e.text)
@@ -524,7 +522,9 @@ Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
       to = DecimalTypeFor(from);
     } else if (x->unknown_literal && x->type == ExprType::kConstant) {
       int p, s;
-      if (DecimalLiteralShape(x->As<ConstantExpression>().value.str(), &p, &s))
+      const std::string& literal = x->As<ConstantExpression>().value.str();
+      const std::optional<std::string> plain = ExpandDecimalExponent(literal);
+      if (DecimalLiteralShape(plain ? *plain : literal, &p, &s))
         to = decimal128(std::min(kMaxDecimalPrecision, std::max(p, 18)), s);
     } else {
       to = decimal128(kMaxDecimalPrecision, 16);

@@ -201,6 +201,8 @@ QUERIES = [
     "SELECT id, age(ts)::text, age(tz)::text, age(d::timestamp)::text FROM t",
     "SELECT age(TIMESTAMP '2024-03-31', TIMESTAMP '2024-02-29')::text, age(TIMESTAMP '2024-03-01', TIMESTAMP '2024-01-31')::text, "
     "age(TIMESTAMP '2023-03-01', TIMESTAMP '2024-01-31 12:00')::text, age(TIMESTAMP '2001-04-10', TIMESTAMP '1957-06-13')::text",
+    # numeric literals with exponents are exact numerics (1e-5 once bound as 0, 15e-1 as 2)
+    "SELECT -1e-5, 1.5e-3, 15e-1, 1.5e1, 1e5, 2.5E+2, '1e-5'::numeric, 0.5e0, .5e1, 5.e-1, 1e-38, 12345678901234567890e-10, 1e-5 * 3, pg_typeof(1e-5), 1e-300::float8",
     # session and value information, small integer and text helpers
     "SELECT current_setting('TimeZone'), current_setting('server_encoding'), current_setting('standard_conforming_strings'), current_setting('no.such', true)",
     "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now()), pg_typeof(2::bigint), pg_typeof(NULL::date), pg_typeof(true), pg_typeof(1.5::float8), pg_typeof(interval '1 day')",
