@@ -34,11 +34,87 @@ Result<ArrayRef> MapFixed(const ArrayData& in, const TypeRef& to, MemoryPool* po
   return ArrayData::Make(to, n, {validity, std::move(values)}, validity ? in.GetNullCount() : 0);
 }
 
+// The validity of `in` re-based to offset 0 (shared when byte-aligned).
+Result<std::shared_ptr<Buffer>> RebasedValidity(const ArrayData& in, MemoryPool* pool) {
+  const int64_t n = in.length;
+  if (!in.buffers[0] || in.GetNullCount() == 0) return std::shared_ptr<Buffer>();
+  if (in.offset % 8 == 0) return in.buffers[0]->Slice(in.offset / 8, bit_util::BytesForBits(n));
+  QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateZeroed(bit_util::BytesForBits(n), pool));
+  bit_util::CopyBitmap(in.buffers[0]->data(), in.offset, n, bits->mutable_data(), 0);
+  return std::shared_ptr<Buffer>(std::move(bits));
+}
+
+// A list, large list, list view or fixed-size list of file values as the
+// engine's list<item: T>: the elements converted, the offsets rebuilt as
+// int32 over the elements the slots reference (copied only when the layout
+// is not already a list).
+Result<ArrayRef> ListToEngine(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
+  const DataType& t = *in->type;
+  const TypeRef& element = to->children[0]->type;
+  if (t.id == TypeId::kList) {
+    // Same layout: only the element (and the field's name) may differ.
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef child, ToEngineArray(in->children[0], element, pool));
+    auto out = std::make_shared<ArrayData>(*in);
+    out->type = to;
+    out->children = {std::move(child)};
+    return out;
+  }
+  const int64_t n = in->length;
+  std::vector<int64_t> starts(static_cast<size_t>(n)), sizes(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t start = 0, size = 0;
+    switch (t.id) {
+      case TypeId::kLargeList: {
+        const int64_t* o = in->GetValues<int64_t>(1);
+        start = o[i];
+        size = o[i + 1] - o[i];
+        break;
+      }
+      case TypeId::kListView:
+        start = in->GetValues<int32_t>(1)[i];
+        size = in->GetValues<int32_t>(2)[i];
+        break;
+      case TypeId::kLargeListView:
+        start = in->GetValues<int64_t>(1)[i];
+        size = in->GetValues<int64_t>(2)[i];
+        break;
+      default:  // fixed-size list
+        start = (in->offset + i) * t.list_size;
+        size = t.list_size;
+        break;
+    }
+    if (in->IsNull(i)) size = 0;
+    starts[static_cast<size_t>(i)] = start;
+    sizes[static_cast<size_t>(i)] = size;
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  if (total > INT32_MAX) return Status::Invalid("list column with more than 2^31 elements in one batch");
+  QUIVER_ASSIGN_OR_RAISE(auto offsets, MutableBuffer::Allocate((n + 1) * sizeof(int32_t), pool));
+  offsets->ZeroPadding();
+  int32_t* off = offsets->mutable_data_as<int32_t>();
+  QUIVER_ASSIGN_OR_RAISE(ArrayRef elements, ToEngineArray(in->children[0], element, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto builder, MakeBuilder(element, pool));
+  off[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t size = sizes[static_cast<size_t>(i)];
+    if (size > 0) {
+      QUIVER_RETURN_NOT_OK(builder->AppendArraySlice(*elements, starts[static_cast<size_t>(i)], size));
+    }
+    off[i + 1] = static_cast<int32_t>(off[i] + size);
+  }
+  QUIVER_ASSIGN_OR_RAISE(ArrayRef child, builder->Finish());
+  QUIVER_ASSIGN_OR_RAISE(auto validity, RebasedValidity(*in, pool));
+  return ArrayData::Make(to, n, {validity, std::move(offsets)}, validity ? in->GetNullCount() : 0, 0,
+                         {std::move(child)});
+}
+
 }  // namespace
 
 Result<ArrayRef> ToEngineArray(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
   const DataType& t = *in->type;
   if (t.Equals(*to)) return in;
+  if (to->id == TypeId::kList) return ListToEngine(in, to, pool);
   switch (t.id) {
     case TypeId::kInt8:
       return MapFixed<int8_t, int16_t>(*in, to, pool, [](int8_t v) { return int16_t{v}; });

@@ -362,6 +362,27 @@ class ValueFormatter {
   void FormatList(const ArrayData& a, int64_t start, int64_t length, bool is_map,
                   std::string* out) {
     const ArrayData& child = *a.children[0];
+    if (options_.pg_arrays && !is_map) {
+      *out += '{';
+      const int64_t shown = std::min(length, options_.max_elements);
+      std::string text;
+      for (int64_t j = 0; j < shown; ++j) {
+        if (j > 0) *out += ',';
+        if (child.IsNull(start + j)) {
+          *out += "NULL";
+        } else if (child.type->id == TypeId::kList || child.type->id == TypeId::kLargeList ||
+                   child.type->id == TypeId::kFixedSizeList) {
+          Format(child, start + j, false, out);
+        } else {
+          text.clear();
+          Format(child, start + j, false, &text);
+          AppendPgArrayElement(text, out);
+        }
+      }
+      if (shown < length) *out += ",…";
+      *out += '}';
+      return;
+    }
     *out += is_map ? '{' : '[';
     const int64_t shown = std::min(length, options_.max_elements);
     for (int64_t j = 0; j < shown; ++j) {
@@ -510,6 +531,29 @@ std::string Escaped(std::string_view s) {
 
 }  // namespace
 
+void AppendPgArrayElement(std::string_view text, std::string* out) {
+  bool quote = text.empty() || (text.size() == 4 && (text[0] == 'N' || text[0] == 'n') &&
+                                (text[1] == 'U' || text[1] == 'u') && (text[2] == 'L' || text[2] == 'l') &&
+                                (text[3] == 'L' || text[3] == 'l'));
+  for (char c : text) {
+    if (c == '{' || c == '}' || c == '"' || c == ',' || c == '\\' || c == ' ' || c == '\t' ||
+        c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+      quote = true;
+      break;
+    }
+  }
+  if (!quote) {
+    out->append(text);
+    return;
+  }
+  *out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') *out += '\\';
+    *out += c;
+  }
+  *out += '"';
+}
+
 int64_t DisplayWidth(std::string_view text) {
   int64_t width = 0;
   for (size_t pos = 0; pos < text.size();) {
@@ -554,6 +598,7 @@ std::string FormatTable(const SchemaRef& schema, const std::vector<RecordBatchRe
   std::vector<std::vector<std::string>> rows;
   ValueFormatOptions value_options;
   value_options.max_elements = max_width;  // no point rendering what gets cut
+  value_options.pg_arrays = options.pg_arrays;
   ValueFormatter formatter(value_options);
   for (const auto& batch : batches) {
     for (int64_t r = 0; r < batch->num_rows(); ++r) {

@@ -50,7 +50,16 @@ namespace quiver {
 struct ValueFormatOptions {
   // Lists/maps longer than this show their first elements and then "…".
   int64_t max_elements = 100;
+  // Lists as PostgreSQL's array text, {1,2,NULL}, {"a b",c}, {{1,2},{3}}
+  // (elements as at top level, quoted by AppendPgArrayElement), instead of
+  // [1, 2, NULL]. quiver sql's printers set it.
+  bool pg_arrays = false;
 };
+
+// Appends one element of PostgreSQL's array text (array_out): `text` as is,
+// or double-quoted with \ before " and \ when it is empty, spells NULL (any
+// case), or holds { } " , \ or white space.
+void AppendPgArrayElement(std::string_view text, std::string* out);
 
 // Renders slot `i` (relative to array.offset) of `array`.
 std::string FormatValue(const ArrayData& array, int64_t i, const ValueFormatOptions& options = {});
@@ -65,6 +74,8 @@ struct TableFormatOptions {
   int64_t total_rows = -1;
   // Show each column's type under its name.
   bool show_types = true;
+  // Lists as PostgreSQL's array text (ValueFormatOptions::pg_arrays).
+  bool pg_arrays = false;
   // End with the "N rows (showing M)" line.
   bool show_footer = true;
   // Total width in terminal columns (e.g. the terminal's); when the table is

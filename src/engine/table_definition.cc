@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/table_constraints.h"
+#include "vector/json_type.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -54,10 +55,18 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     }
     auto t = TypeFromSqlName(c.type.name, c.type.modifiers);
     if (!t.ok()) return t.status().WithPosition(c.type.location >= 0 ? c.type.location : c.location);
-    if (c.type.is_array) return Status::Unsupported("array columns").WithPosition(c.location);
     TypeRef type = *t;
     if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty())
       type = decimal128(kMaxDecimalPrecision, 6);
+    if (c.type.is_array) {
+      // T[] (T[][] is the same type in PostgreSQL): list<item: T>.
+      if (IsJsonOrJsonb(*type)) {
+        return Status::Unsupported("array columns of {}", PgTypeName(*type))
+            .WithSqlState(sqlstate::kFeatureNotSupported)
+            .WithPosition(c.location);
+      }
+      type = ArrayOf(type);
+    }
     fields.push_back(field(c.name, type, !c.not_null));
     constraints->defaults.push_back(c.default_value);
   }

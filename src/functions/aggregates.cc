@@ -953,6 +953,10 @@ AggregateFunction SingleValue() {
   f.name = "__single_value";
   f.args = {AnyType()};
   f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
+    if ((*args)[0]->id == TypeId::kList) {
+      return Status::Unsupported("a scalar subquery returning an array is not supported yet")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
     *ret = (*args)[0];
     return Status::OK();
   };

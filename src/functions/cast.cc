@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/calendar.h"
+#include "functions/array_cast.h"
 #include "functions/json_scan.h"
 #include "functions/kernel_util.h"
 #include "vector/json_type.h"
@@ -1003,6 +1004,9 @@ Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, Mem
 
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.id == TypeId::kNull || from.Equals(to)) return true;
+  if (from.id == TypeId::kList || to.id == TypeId::kList) {
+    return !IsJsonOrJsonb(from) && !IsJsonOrJsonb(to) && CanCastArray(from, to);
+  }
   if (IsJsonOrJsonb(from) || IsJsonOrJsonb(to)) return CanCastJson(from, to);
   const TypeCategory f = CategoryOf(from), t = CategoryOf(to);
   if (f == TypeCategory::kString || t == TypeCategory::kString) return true;
@@ -1026,6 +1030,7 @@ Result<ArrayRef> CastVector(const VectorRef& in, int64_t n, const TypeRef& to, M
     return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
         .WithSqlState(sqlstate::kCannotCoerce);
   }
+  if (from.id == TypeId::kList || to->id == TypeId::kList) return CastArrayVector(in, n, to, pool);
   if (IsJsonOrJsonb(from) || IsJsonOrJsonb(*to)) return CastJson(in, n, to, pool);
   switch (to->id) {
     case TypeId::kInt16:

@@ -28,6 +28,24 @@ using kernels::ValidAccess;
 // Appends row i of `v` (not NULL) as JSON.
 Status AppendJson(const VectorRef& v, int64_t i, std::string* out) {
   const DataType& t = *v.array->type;
+  if (t.id == TypeId::kList) {
+    // An array is a JSON array of its elements (NULL elements as null).
+    const int64_t r = v.index(i);
+    const int32_t* off = v.array->GetValues<int32_t>(1);
+    const ArrayData& child = *v.array->children[0];
+    VectorRef c{&child, nullptr, false};
+    out->push_back('[');
+    for (int32_t k = off[r]; k < off[r + 1]; ++k) {
+      if (k > off[r]) out->append(",");
+      if (child.IsNull(k)) {
+        out->append("null");
+      } else {
+        QUIVER_RETURN_NOT_OK(AppendJson(c, k, out));
+      }
+    }
+    out->push_back(']');
+    return Status::OK();
+  }
   if (t.id == TypeId::kString) {
     const std::string_view s = StringAccess(v)(i);
     if (IsJsonOrJsonb(t)) {

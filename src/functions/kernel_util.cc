@@ -84,6 +84,39 @@ Result<ArrayRef> Materialize(const VectorRef& v, int64_t n, MemoryPool* pool) {
   int64_t null_count = 0;
   QUIVER_ASSIGN_OR_RAISE(auto validity, PropagateValidity({v}, n, pool, &null_count));
   switch (type->id) {
+    case TypeId::kList: {
+      // New offsets over the elements of the rows read, gathered from the
+      // child (recursively for lists of lists). NULL rows hold no elements.
+      const int32_t* in_off = v.array->GetValues<int32_t>(1);
+      int64_t total = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = v.index(i);
+        if (v.array->IsValid(r)) total += in_off[r + 1] - in_off[r];
+      }
+      if (total > INT32_MAX) return Status::Invalid("array column with more than 2^31 elements in one vector");
+      QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateValues(n + 1, 4, pool));
+      std::vector<uint32_t> rows(static_cast<size_t>(total));
+      int32_t* off = offsets->mutable_data_as<int32_t>();
+      int64_t pos = 0;
+      off[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = v.index(i);
+        if (v.array->IsValid(r)) {
+          for (int32_t k = in_off[r]; k < in_off[r + 1]; ++k) rows[static_cast<size_t>(pos++)] = static_cast<uint32_t>(k);
+        }
+        off[i + 1] = static_cast<int32_t>(pos);
+      }
+      const ArrayRef& child = v.array->children[0];
+      ArrayRef elements;
+      if (total == 0) {
+        elements = child->Slice(0, 0);
+      } else {
+        VectorRef cv{child.get(), rows.data(), false};
+        QUIVER_ASSIGN_OR_RAISE(elements, Materialize(cv, total, pool));
+      }
+      return ArrayData::Make(type, n, {std::move(validity), std::move(offsets)}, null_count, 0,
+                             {std::move(elements)});
+    }
     case TypeId::kString:
     case TypeId::kBinary: {
       StringAccess get(v);
@@ -226,6 +259,34 @@ Result<ArrayRef> GatherTo(const ArrayRef& src, const uint32_t* rows, const uint3
   switch (type->id) {
     case TypeId::kNull:
       return MakeArrayOfNull(type, length, pool);
+    case TypeId::kList: {
+      // Through Materialize: slots that receive nothing read row `rows[0]`
+      // (or an empty list) and are masked by the validity above.
+      std::vector<int64_t> from(static_cast<size_t>(length), -1);
+      for (int64_t i = 0; i < n; ++i) from[slots[i]] = rows[i];
+      // An all-empty source: a list of NULLs.
+      if (src->length == 0) return MakeArrayOfNull(type, length, pool);
+      std::vector<uint32_t> sel(static_cast<size_t>(length));
+      int64_t null_row = -1;
+      for (int64_t r = 0; r < src->length && null_row < 0; ++r) {
+        if (src->IsNull(r)) null_row = r;
+      }
+      for (int64_t j = 0; j < length; ++j) {
+        const int64_t r = from[static_cast<size_t>(j)];
+        sel[static_cast<size_t>(j)] = static_cast<uint32_t>(r >= 0 ? r : null_row >= 0 ? null_row : 0);
+      }
+      VectorRef v{src.get(), sel.data(), false};
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef out, Materialize(v, length, pool));
+      if (null_row < 0 && valid_count < length) {
+        // No NULL row to borrow: the unfilled slots hold a copy of row 0;
+        // give the result the validity computed above.
+        auto masked = std::make_shared<ArrayData>(*out);
+        masked->buffers[0] = validity;
+        masked->null_count = null_count;
+        return ArrayRef(masked);
+      }
+      return out;
+    }
     case TypeId::kString:
     case TypeId::kBinary: {
       // Slots that receive nothing hold empty strings.

@@ -509,7 +509,6 @@ Result<ExprPtr> ExpressionBinder::BindBoolTest(const ParsedExpr& e) {
 
 Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
   QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
-  if (e.type_name.is_array) return Status::Unsupported("array types").WithPosition(e.location);
   auto to_r = TypeFromSqlName(e.type_name.name, e.type_name.modifiers);
   if (!to_r.ok())
     return to_r.status().WithPosition(e.type_name.location >= 0 ? e.type_name.location
@@ -529,6 +528,17 @@ Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
     } else {
       to = decimal128(kMaxDecimalPrecision, 16);
     }
+  }
+  if (e.type_name.is_array) {
+    // T[] (and T[][], the same type in PostgreSQL): an array of T; bare
+    // numeric elements keep numeric's default scale.
+    if (to->id == TypeId::kDecimal128 && e.type_name.modifiers.empty()) to = decimal128(kMaxDecimalPrecision, 6);
+    if (IsJsonOrJsonb(*to)) {
+      return Status::Unsupported("arrays of {}", PgTypeName(*to))
+          .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithPosition(e.location);
+    }
+    to = ArrayOf(to);
   }
   QUIVER_ASSIGN_OR_RAISE(ExprPtr out, CastTo(std::move(x), to, e.location, true));
   return out;

@@ -149,6 +149,19 @@ std::string JsonValue(const Value& v, const DataType& type) {
   }
 }
 
+// Slot i of a column as JSON: arrays (lists) as JSON arrays.
+std::string JsonCell(const ArrayData& a, int64_t i) {
+  if (a.type->id != TypeId::kList) return JsonValue(ValueFromArray(a, i), *a.type);
+  if (a.IsNull(i)) return "null";
+  const int32_t* off = a.GetValues<int32_t>(1);
+  std::string out = "[";
+  for (int32_t k = off[i]; k < off[i + 1]; ++k) {
+    if (k > off[i]) out += ", ";
+    out += JsonCell(*a.children[0], k);
+  }
+  return out + "]";
+}
+
 Status PrintResult(const QueryResult& r, const SqlArgs& args) {
   if (!r.has_rows) return Write(r.command_tag + "\n");
   if (args.format == "csv") {
@@ -170,7 +183,7 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
         for (int c = 0; c < b->num_columns(); ++c) {
           if (c) out += ", ";
           out += JsonString(r.schema->field(c)->name) + ": " +
-                 JsonValue(ValueFromArray(*b->column(c), i), *b->column(c)->type);
+                 JsonCell(*b->column(c), i);
         }
         out += "}\n";
       }
@@ -190,6 +203,7 @@ Status PrintResult(const QueryResult& r, const SqlArgs& args) {
     return Write(text);
   }
   TableFormatOptions o;
+  o.pg_arrays = true;  // SQL results show arrays as PostgreSQL does
   o.max_rows = args.max_rows;
   std::string text = FormatTable(r.schema, r.batches, o);
   if (!text.empty() && text.back() != '\n') text += "\n";
@@ -227,7 +241,7 @@ Status PrintStream(QueryStream& stream, const SqlArgs& args) {
         for (int c = 0; c < b->num_columns(); ++c) {
           if (c) out += ", ";
           out += JsonString(schema->field(c)->name) + ": " +
-                 JsonValue(ValueFromArray(*b->column(c), i), *b->column(c)->type);
+                 JsonCell(*b->column(c), i);
         }
         out += "}\n";
       }
@@ -259,6 +273,7 @@ Status PrintStream(QueryStream& stream, const SqlArgs& args) {
     return Write(text);
   }
   TableFormatOptions o;
+  o.pg_arrays = true;  // SQL results show arrays as PostgreSQL does
   o.max_rows = args.max_rows;
   o.total_rows = total;
   std::string text = FormatTable(schema, kept, o);

@@ -30,6 +30,7 @@ inline bool IsJsonOrJsonb(const DataType& t) { return IsJson(t) || IsJsonb(t); }
 // type is always text (vector/value.h has no typed string constructor), so
 // json and jsonb expressions are never folded into constants: a constant
 // cast to json stays a cast (evaluated once per chunk), keeping its type.
-inline bool ValueCanHold(const DataType& t) { return !IsJsonOrJsonb(t); }
+// Nor are arrays (lists), which a Value cannot hold.
+inline bool ValueCanHold(const DataType& t) { return !IsJsonOrJsonb(t) && t.id != TypeId::kList; }
 
 }  // namespace quiver

@@ -24,9 +24,37 @@ bool IsEngineType(const DataType& t) {
     case TypeId::kTime64:
     case TypeId::kTimestamp:
       return t.unit == TimeUnit::kMicro;
+    case TypeId::kList: {
+      // SQL arrays: list<item: engine type>, the element nullable.
+      const Field& item = *t.children[0];
+      return item.name == "item" && item.nullable && item.type->id != TypeId::kNull &&
+             IsEngineType(*item.type);
+    }
     default:
       return false;
   }
+}
+
+TypeRef ArrayOf(const TypeRef& element) { return list(field("item", element, true)); }
+
+bool IsArrayType(const DataType& t) { return t.id == TypeId::kList; }
+
+const TypeRef& ArrayElementType(const DataType& t) { return t.children[0]->type; }
+
+TypeRef ArrayLeafType(const TypeRef& t) {
+  TypeRef x = t;
+  while (x->id == TypeId::kList) x = x->children[0]->type;
+  return x;
+}
+
+int ArrayDimensions(const DataType& t) {
+  int d = 0;
+  const DataType* x = &t;
+  while (x->id == TypeId::kList) {
+    ++d;
+    x = x->children[0]->type.get();
+  }
+  return d;
 }
 
 Result<TypeRef> ToEngineType(const TypeRef& t) {
@@ -76,6 +104,18 @@ Result<TypeRef> ToEngineType(const TypeRef& t) {
       return ToEngineType(t->value_type);
     case TypeId::kRunEndEncoded:
       return ToEngineType(t->children[1]->type);
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList: {
+      // Lists of a readable element type are SQL arrays (list<item: T>).
+      auto element = ToEngineType(t->children[0]->type);
+      if (!element.ok() || (*element)->id == TypeId::kNull) {
+        return Status::Unsupported("columns of type {} in queries", t->ToString());
+      }
+      return ArrayOf(*element);
+    }
     default:
       return Status::Unsupported("columns of type {} in queries", t->ToString());
   }
@@ -113,6 +153,10 @@ std::string PgTypeName(const DataType& t) {
       return t.timezone.empty() ? "timestamp without time zone" : "timestamp with time zone";
     case TypeId::kIntervalMonthDayNano:
       return "interval";
+    case TypeId::kList:
+      // PostgreSQL names an array by its element type; a list of lists
+      // (which PostgreSQL has not) adds one [] per level.
+      return PgTypeName(*t.children[0]->type) + "[]";
     default:
       return t.ToString();
   }
@@ -120,6 +164,7 @@ std::string PgTypeName(const DataType& t) {
 
 std::string PgTypeNameWithModifiers(const DataType& t) {
   if (t.id == TypeId::kDecimal128) return fmt::format("numeric({},{})", t.precision, t.scale);
+  if (t.id == TypeId::kList) return PgTypeNameWithModifiers(*t.children[0]->type) + "[]";
   return PgTypeName(t);
 }
 
@@ -243,6 +288,9 @@ bool CanCastImplicitly(const DataType& from, const DataType& to) {
   }
   if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp) return true;
   if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp) return true;
+  if (from.id == TypeId::kList && to.id == TypeId::kList) {
+    return CanCastImplicitly(*from.children[0]->type, *to.children[0]->type);
+  }
   return false;
 }
 
@@ -284,6 +332,10 @@ Result<TypeRef> CommonSuperType(const TypeRef& a, const TypeRef& b, const char* 
   }
   if (a->id == TypeId::kDate32 && b->id == TypeId::kTimestamp) return b;
   if (a->id == TypeId::kTimestamp && b->id == TypeId::kDate32) return a;
+  if (a->id == TypeId::kList && b->id == TypeId::kList) {
+    auto e = CommonSuperType(a->children[0]->type, b->children[0]->type, context);
+    if (e.ok()) return ArrayOf(*e);
+  }
   return Status::TypeError("{} types {} and {} cannot be matched", context, PgTypeName(*a),
                            PgTypeName(*b))
       .WithSqlState(sqlstate::kDatatypeMismatch);

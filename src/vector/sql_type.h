@@ -18,11 +18,16 @@
 //   timestamptz              timestamp[us, tz=UTC]
 //   interval                 month_day_nano interval (microsecond precision)
 //   unknown (NULL literal)   null
+//   T[] (arrays)             list<item: T>     (one-dimensional; a list of lists
+//                                               is a nested array, which
+//                                               PostgreSQL has not)
 //
 // File columns of other Arrow types are read as the nearest engine type
 // (ToEngineType): int8/uint8 -> int16, uint16 -> int32, uint32 -> int64,
 // uint64 -> numeric(20,0), float16 -> real, large/view strings and
-// dictionaries of strings -> text, timestamps of any unit -> microseconds...
+// dictionaries of strings -> text, timestamps of any unit -> microseconds,
+// large/view/fixed-size lists of any readable element -> list<item: T>
+// (element converted the same way)... Structs, maps and unions are not read.
 #pragma once
 
 #include <string>
@@ -42,6 +47,15 @@ bool IsEngineType(const DataType& type);
 // The engine type a file column of `type` is read as; Unsupported for types
 // the engine does not handle (nested types, unions).
 Result<TypeRef> ToEngineType(const TypeRef& type);
+
+// SQL arrays: list<item: element> (the engine's one array type).
+TypeRef ArrayOf(const TypeRef& element);
+bool IsArrayType(const DataType& type);
+const TypeRef& ArrayElementType(const DataType& array_type);
+// The innermost element type of nested lists (the type itself when not a list).
+TypeRef ArrayLeafType(const TypeRef& type);
+// Levels of list nesting (0 when not a list).
+int ArrayDimensions(const DataType& type);
 
 // PostgreSQL's name for an engine type, as error messages print it:
 // "integer", "numeric", "text", "timestamp without time zone"...

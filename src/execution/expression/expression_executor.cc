@@ -316,6 +316,29 @@ Result<ArrayRef> Evaluator::Assemble(const TypeRef& type, int64_t n, std::vector
   uint8_t* vbits = validity->mutable_data();
   int64_t valid_count = 0;
   if (type->id == TypeId::kNull) return MakeArrayOfNull(type, n, pool());
+  if (type->id == TypeId::kList) {
+    // Arrays: the pieces made dense and put one after the other (a NULL
+    // first, for the rows no piece covers), then gathered in row order.
+    std::vector<ArrayRef> parts;
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(type, 1, pool()));
+    parts.push_back(null_row);
+    std::vector<uint32_t> sel(static_cast<size_t>(n), 0);
+    uint32_t base = 1;
+    for (auto& p : pieces) {
+      const int64_t k = static_cast<int64_t>(p.positions.size());
+      ArrayRef dense;
+      if (p.value.ref.array->type->id == TypeId::kNull) {
+        QUIVER_ASSIGN_OR_RAISE(dense, MakeArrayOfNull(type, k, pool()));
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(dense, kernels::Materialize(p.value.ref, k, pool()));
+      }
+      for (int64_t j = 0; j < k; ++j) sel[p.positions[static_cast<size_t>(j)]] = base + static_cast<uint32_t>(j);
+      base += static_cast<uint32_t>(k);
+      parts.push_back(std::move(dense));
+    }
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef all, Concatenate(parts, pool()));
+    return kernels::Materialize(VectorRef{all.get(), sel.data(), false}, n, pool());
+  }
   if (type->id == TypeId::kString || type->id == TypeId::kBinary) {
     std::vector<std::string_view> views(static_cast<size_t>(n));
     for (auto& p : pieces) {

@@ -3,10 +3,18 @@
 // same with every column a group key and no aggregates.
 #include "execution/operators/physical_hash_aggregate.h"
 #include "execution/physical_plan/plan_generator_internal.h"
+#include "vector/sql_type.h"
 
 namespace quiver::exec::internal {
 
 using plan::Expression;
+
+Status CheckKeyType(const TypeRef& type, const char* what) {
+  if (type->id != TypeId::kList) return Status::OK();
+  return Status::Unsupported("{} on arrays is not supported yet (column of type {})", what,
+                             PgTypeName(*type))
+      .WithSqlState(sqlstate::kFeatureNotSupported);
+}
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalAggregate& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
@@ -24,13 +32,19 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanAggregate(const plan::LogicalAg
   const std::vector<TypeRef> in_types = child->types();
   size_t k = 0;
   std::vector<int> groups;
-  for (size_t i = 0; i < op.groups.size(); ++i) groups.push_back(pos[k++]);
+  for (size_t i = 0; i < op.groups.size(); ++i) {
+    QUIVER_RETURN_NOT_OK(CheckKeyType(in_types[static_cast<size_t>(pos[k])], "GROUP BY"));
+    groups.push_back(pos[k++]);
+  }
   std::vector<AggregateSpec> specs;
   for (const auto& e : op.expressions) {
     const auto& a = e->As<plan::AggregateExpression>();
     AggregateSpec s;
     s.function = a.aggregate;
     for (size_t i = 0; i < a.children.size(); ++i) {
+      if (a.distinct) {
+        QUIVER_RETURN_NOT_OK(CheckKeyType(in_types[static_cast<size_t>(pos[k])], "DISTINCT in an aggregate"));
+      }
       s.args.push_back(pos[k]);
       s.arg_types.push_back(in_types[static_cast<size_t>(pos[k])]);
       ++k;
@@ -53,7 +67,10 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanDistinct(const plan::LogicalDis
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr child, Plan(*op.children[0]));
   if (!op.expressions.empty()) return Status::Unsupported("DISTINCT ON");
   std::vector<int> groups;
-  for (size_t i = 0; i < child->types().size(); ++i) groups.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < child->types().size(); ++i) {
+    QUIVER_RETURN_NOT_OK(CheckKeyType(child->types()[i], "DISTINCT"));
+    groups.push_back(static_cast<int>(i));
+  }
   auto agg = std::make_unique<PhysicalHashAggregate>(child->types(), std::move(groups),
                                                      std::vector<AggregateSpec>{});
   agg->children().push_back(std::move(child));

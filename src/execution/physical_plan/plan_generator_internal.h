@@ -24,6 +24,11 @@ struct HashJoinSpec;  // execution/operators/physical_hash_join.h
 
 namespace quiver::exec::internal {
 
+// 0A000 when a column an operator would hash or sort by is an array: the
+// group tables, hash functions and sort keys handle flat types only.
+// `what` names the clause: "GROUP BY", "ORDER BY", "DISTINCT"...
+Status CheckKeyType(const TypeRef& type, const char* what);
+
 class PhysicalPlanGenerator {
  public:
   explicit PhysicalPlanGenerator(const PhysicalPlanOptions& options) : options_(options) {}

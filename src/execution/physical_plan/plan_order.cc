@@ -17,6 +17,7 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanOrder(const plan::LogicalOperat
   QUIVER_ASSIGN_OR_RAISE(child, EnsureColumns(std::move(child), bindings, exprs, &pos));
   std::vector<SortKey> keys;
   for (size_t i = 0; i < orders.size(); ++i) {
+    QUIVER_RETURN_NOT_OK(CheckKeyType(child->types()[static_cast<size_t>(pos[i])], "ORDER BY"));
     keys.push_back({pos[i], orders[i].descending, orders[i].nulls_first});
   }
   auto order = std::make_unique<PhysicalOrder>(child->types(), std::move(keys), limit, offset);

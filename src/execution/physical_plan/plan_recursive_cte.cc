@@ -8,6 +8,10 @@
 namespace quiver::exec::internal {
 
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanRecursiveCte(const plan::LogicalRecursiveCte& op) {
+  if (!op.union_all) {
+    // UNION (without ALL) deduplicates rows by hashing them.
+    for (const auto& t : op.types) QUIVER_RETURN_NOT_OK(CheckKeyType(t, "WITH RECURSIVE ... UNION"));
+  }
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr anchor, Plan(*op.children[0]));
   PhysicalPlanOptions options = options_;
   options.runtime_filters = false;

@@ -10,6 +10,11 @@ namespace quiver::exec::internal {
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanSetOperation(const plan::LogicalSetOp& op) {
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr left, Plan(*op.children[0]));
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr right, Plan(*op.children[1]));
+  if (op.setop != plan::SetOpType::kUnion || !op.setop_all) {
+    for (const auto& t : op.types) {
+      QUIVER_RETURN_NOT_OK(CheckKeyType(t, op.setop == plan::SetOpType::kUnion ? "UNION" : "INTERSECT / EXCEPT"));
+    }
+  }
   if (op.setop == plan::SetOpType::kUnion) {
     auto u = std::make_unique<PhysicalUnion>(op.types);
     u->children().push_back(std::move(left));

@@ -11,6 +11,28 @@ namespace quiver::exec::internal {
 Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanValues(const plan::LogicalValues& op) {
   std::vector<ArrayRef> cols;
   for (size_t c = 0; c < op.types.size(); ++c) {
+    if (op.types[c]->id == TypeId::kList) {
+      // Arrays are no Values: each row's expression evaluated to an array of
+      // one slot (cast to the column's type), the slots concatenated.
+      std::vector<ArrayRef> slots;
+      for (const auto& row : op.rows) {
+        DataChunk one;
+        one.num_rows = 1;
+        ExpressionExecutor ex(nullptr, row[c].get());
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ex.ExecuteToArray(one));
+        if (!a->type->Equals(*op.types[c])) {
+          QUIVER_ASSIGN_OR_RAISE(a, CastArray(a, op.types[c], DefaultMemoryPool()));
+        }
+        slots.push_back(std::move(a));
+      }
+      if (slots.empty()) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef e, MakeArrayOfNull(op.types[c], 0));
+        slots.push_back(std::move(e));
+      }
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, Concatenate(slots));
+      cols.push_back(std::move(a));
+      continue;
+    }
     std::vector<Value> values;
     for (const auto& row : op.rows) {
       QUIVER_ASSIGN_OR_RAISE(Value v, EvaluateConstant(*row[c]));

@@ -157,8 +157,14 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanWindow(const plan::LogicalWindo
       s.arg_types.push_back(in_types[static_cast<size_t>(pos[k])]);
       ++k;
     }
-    for (int i = 0; i < w.num_partitions; ++i) s.partitions.push_back(pos[k++]);
-    for (const auto& o : w.order) s.orders.push_back({pos[k++], o.descending, o.nulls_first});
+    for (int i = 0; i < w.num_partitions; ++i) {
+      QUIVER_RETURN_NOT_OK(CheckKeyType(in_types[static_cast<size_t>(pos[k])], "PARTITION BY"));
+      s.partitions.push_back(pos[k++]);
+    }
+    for (const auto& o : w.order) {
+      QUIVER_RETURN_NOT_OK(CheckKeyType(in_types[static_cast<size_t>(pos[k])], "ORDER BY in a window"));
+      s.orders.push_back({pos[k++], o.descending, o.nulls_first});
+    }
     if (w.has_filter) s.filter = pos[k++];
     QUIVER_ASSIGN_OR_RAISE(s.frame, ResolveFrame(w));
     s.type = w.return_type;

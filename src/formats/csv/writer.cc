@@ -9,6 +9,7 @@
 
 #include "common/calendar.h"
 #include "common/datetime_text.h"
+#include "columnar/pretty_print.h"
 #include "common/half_float.h"
 
 namespace quiver::csv {
@@ -282,6 +283,38 @@ class DictionaryFormatter final : public ColumnFormatter {
   std::unique_ptr<ColumnFormatter> values_;
 };
 
+// A list as PostgreSQL's array text ({1,2,NULL}, {"a b",c}, {{1},{2}}),
+// each element as its own column would write it.
+class ListFormatter final : public ColumnFormatter {
+ public:
+  ListFormatter(TypeRef type, std::unique_ptr<ColumnFormatter> elements)
+      : ColumnFormatter(std::move(type)), elements_(std::move(elements)) {}
+  bool is_text() const override { return true; }
+  void Append(const ArrayData& a, int64_t i, std::string* out) const override {
+    const int32_t* off = a.GetValues<int32_t>(1);
+    const ArrayData& child = *a.children[0];
+    const bool nested = child.type->id == TypeId::kList;
+    std::string text;
+    *out += '{';
+    for (int32_t k = off[i]; k < off[i + 1]; ++k) {
+      if (k > off[i]) *out += ',';
+      if (elements_->IsNull(child, k)) {
+        *out += "NULL";
+      } else if (nested) {
+        elements_->Append(child, k, out);
+      } else {
+        text.clear();
+        elements_->Append(child, k, &text);
+        AppendPgArrayElement(text, out);
+      }
+    }
+    *out += '}';
+  }
+
+ private:
+  std::unique_ptr<ColumnFormatter> elements_;
+};
+
 class NullFormatter final : public ColumnFormatter {
  public:
   using ColumnFormatter::ColumnFormatter;
@@ -327,6 +360,11 @@ Result<std::unique_ptr<ColumnFormatter>> MakeFormatter(const TypeRef& type) {
     case TypeId::kDictionary: {
       QUIVER_ASSIGN_OR_RAISE(auto values, MakeFormatter(type->value_type));
       f = std::make_unique<DictionaryFormatter>(type, std::move(values));
+      break;
+    }
+    case TypeId::kList: {
+      QUIVER_ASSIGN_OR_RAISE(auto elements, MakeFormatter(type->children[0]->type));
+      f = std::make_unique<ListFormatter>(type, std::move(elements));
       break;
     }
     default: return Status::Unsupported("CSV output of type {}", type->ToString());

@@ -363,6 +363,7 @@ std::string Shell::FormatResult(const SchemaRef& schema,
     return text;
   }
   TableFormatOptions o;
+  o.pg_arrays = true;  // SQL results show arrays as PostgreSQL does
   o.max_rows = options_.max_rows;
   o.total_rows = total;
   std::string table = FormatTable(schema, batches, o);
@@ -393,7 +394,9 @@ std::string Shell::FormatResult(const SchemaRef& schema,
       std::vector<std::string> values;
       size_t value_width = 0;
       for (int c = 0; c < b->num_columns(); ++c) {
-        values.push_back(FormatValue(*b->column(c), i));
+        ValueFormatOptions vo;
+        vo.pg_arrays = true;
+        values.push_back(FormatValue(*b->column(c), i, vo));
         value_width = std::max(value_width, DisplayWidth(values.back()));
       }
       std::string header = "-[ RECORD " + std::to_string(++record) + " ]";
