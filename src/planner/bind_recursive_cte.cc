@@ -71,7 +71,8 @@ class RecursionWalker {
     for (const auto& c : s.ctes) Select(*c.query, ctx);
     if (s.set_op != sql::SetOpKind::kNone) {
       RecursionContext left = ctx, right = ctx;
-      if (s.set_op == sql::SetOpKind::kIntersect && s.set_all) left = right = RecursionContext::kIntersect;
+      if (s.set_op == sql::SetOpKind::kIntersect && s.set_all)
+        left = right = RecursionContext::kIntersect;
       if (s.set_op == sql::SetOpKind::kExcept) {
         if (s.set_all) left = RecursionContext::kExcept;
         right = RecursionContext::kExcept;
@@ -105,11 +106,13 @@ class RecursionWalker {
       case TableRef::kTable:
         if (r.schema.empty() && IdentifierEquals(r.name, name_)) {
           if (ctx != RecursionContext::kOk) {
-            Fail(r.location, fmt::format("recursive reference to query \"{}\" must not appear within {}",
-                                         name_, ContextText(ctx)));
+            Fail(r.location,
+                 fmt::format("recursive reference to query \"{}\" must not appear within {}", name_,
+                             ContextText(ctx)));
           } else if (++count_ > 1) {
             Fail(r.location,
-                 fmt::format("recursive reference to query \"{}\" must not appear more than once", name_));
+                 fmt::format("recursive reference to query \"{}\" must not appear more than once",
+                             name_));
           }
         }
         return;
@@ -160,14 +163,17 @@ class RecursionWalker {
       if (agg == nullptr) agg = FindAggregate(o.expr.get());
     }
     if (agg != nullptr) {
-      status_ = Status::Invalid("aggregate functions are not allowed in a recursive query's recursive term")
+      status_ = Status::Invalid(
+                    "aggregate functions are not allowed in a recursive query's recursive term")
                     .WithSqlState(sqlstate::kInvalidRecursion)
                     .WithPosition(agg->location);
     }
   }
 
   void Fail(int location, std::string message) {
-    status_ = Status::Invalid("{}", message).WithSqlState(sqlstate::kInvalidRecursion).WithPosition(location);
+    status_ = Status::Invalid("{}", message)
+                  .WithSqlState(sqlstate::kInvalidRecursion)
+                  .WithPosition(location);
   }
 
   const std::string& name_;

@@ -51,7 +51,8 @@ class RoundCollector final : public PhysicalOperator {
                        RecordBatch::Make(schema_, input.num_rows, std::move(cols))});
     return Status::OK();
   }
-  Status Combine(ExecutionContext&, GlobalSinkState& gstate, LocalSinkState& lstate) const override {
+  Status Combine(ExecutionContext&, GlobalSinkState& gstate,
+                 LocalSinkState& lstate) const override {
     auto& g = static_cast<Global&>(gstate);
     auto& l = static_cast<Local&>(lstate);
     std::lock_guard<std::mutex> lock(g.mu);
@@ -105,14 +106,16 @@ Result<std::vector<RecordBatchRef>> KeepNew(const std::vector<RecordBatchRef>& b
   for (const auto& b : batches) {
     const int64_t n = b->num_rows();
     std::vector<VectorRef> cols;
-    for (int c = 0; c < b->num_columns(); ++c) cols.push_back(VectorRef{b->column(c).get(), nullptr, false});
+    for (int c = 0; c < b->num_columns(); ++c)
+      cols.push_back(VectorRef{b->column(c).get(), nullptr, false});
     SerializeRows(cols, n, &keys, &offsets);
     keep.clear();
     for (int64_t i = 0; i < n; ++i) {
       const uint32_t off = offsets[static_cast<size_t>(i)];
       const uint32_t len = offsets[static_cast<size_t>(i + 1)] - off;
       const int64_t before = seen->size();
-      const int64_t g = seen->FindOrCreate(keys.data() + off, len, XXH3_64bits(keys.data() + off, len));
+      const int64_t g =
+          seen->FindOrCreate(keys.data() + off, len, XXH3_64bits(keys.data() + off, len));
       if (g >= before) keep.push_back(static_cast<uint32_t>(i));
     }
     if (keep.empty()) continue;
@@ -126,7 +129,8 @@ Result<std::vector<RecordBatchRef>> KeepNew(const std::vector<RecordBatchRef>& b
                                                          static_cast<int64_t>(keep.size()), pool));
       columns.push_back(std::move(a));
     }
-    out.push_back(RecordBatch::Make(b->schema(), static_cast<int64_t>(keep.size()), std::move(columns)));
+    out.push_back(
+        RecordBatch::Make(b->schema(), static_cast<int64_t>(keep.size()), std::move(columns)));
   }
   return out;
 }
@@ -182,7 +186,8 @@ void PhysicalRecursiveCte::StopNewMorsels(GlobalSourceState& gstate) const {
 }
 
 Result<SourceResult> PhysicalRecursiveCte::GetData(ExecutionContext& ctx, DataChunk* out,
-                                                   GlobalSourceState& gstate, LocalSourceState&) const {
+                                                   GlobalSourceState& gstate,
+                                                   LocalSourceState&) const {
   auto& s = static_cast<RecursiveSource&>(gstate);
   while (s.next_pending >= s.pending.size()) {
     if (s.finished || s.stop) {
@@ -191,8 +196,8 @@ Result<SourceResult> PhysicalRecursiveCte::GetData(ExecutionContext& ctx, DataCh
     }
     // The next round over the last one's new rows.
     if (++s.iterations > kMaxRecursiveIterations) {
-      return Status::Invalid("recursive query \"{}\" did not finish within {} iterations", cte_name_,
-                             kMaxRecursiveIterations)
+      return Status::Invalid("recursive query \"{}\" did not finish within {} iterations",
+                             cte_name_, kMaxRecursiveIterations)
           .WithSqlState(sqlstate::kProgramLimitExceeded)
           .WithHint(
               "Quiver stops a WITH RECURSIVE query after 1000000 rounds of its recursive term "

@@ -33,7 +33,8 @@ class PhysicalRecursiveCte final : public PhysicalOperator {
                        std::shared_ptr<MemoryTable> working_table);
   bool IsSource() const override { return true; }
   void BuildPipelines(Pipeline* current, PipelineBuilder* builder) override;
-  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(ExecutionContext& ctx) const override;
+  Result<std::unique_ptr<GlobalSourceState>> GetGlobalSourceState(
+      ExecutionContext& ctx) const override;
   Result<SourceResult> GetData(ExecutionContext& ctx, DataChunk* out, GlobalSourceState& gstate,
                                LocalSourceState& lstate) const override;
   void StopNewMorsels(GlobalSourceState& gstate) const override;

@@ -17,7 +17,8 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanRecursiveCte(const plan::Logica
   options.runtime_filters = false;
   PhysicalPlanGenerator recursive_generator(options);
   QUIVER_ASSIGN_OR_RAISE(PhysicalOpPtr recursive, recursive_generator.Plan(*op.children[1]));
-  auto r = std::make_unique<PhysicalRecursiveCte>(op.types, op.name, op.union_all, op.working_table);
+  auto r =
+      std::make_unique<PhysicalRecursiveCte>(op.types, op.name, op.union_all, op.working_table);
   r->children().push_back(std::move(anchor));
   r->children().push_back(std::move(recursive));
   return PhysicalOpPtr(std::move(r));
