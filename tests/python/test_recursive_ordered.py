@@ -356,6 +356,14 @@ def test_search_and_cycle_are_refused(quiver_bin, sql):
     assert err["sqlstate"] == "0A000" and "WITH RECURSIVE" in err["error"], err
 
 
+@pytest.mark.parametrize("name", ["percentile_cont", "percentile_disc"])
+def test_array_of_fractions_is_refused(quiver_bin, name):
+    # PostgreSQL returns an array with one percentile per fraction; not implemented yet.
+    err = quiver_json_error(
+        quiver_bin, f"SELECT {name}('{{0.5,0.75}}'::float8[]) WITHIN GROUP (ORDER BY x) FROM m")
+    assert err["sqlstate"] == "0A000" and "array of fractions" in err["error"], err
+
+
 def test_mode_over_jsonb_is_refused(quiver_bin):
     # PostgreSQL orders jsonb by its own rules, which Quiver does not implement yet.
     err = quiver_json_error(
