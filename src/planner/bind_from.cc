@@ -5,11 +5,14 @@
 
 #include "catalog/foreign_table.h"
 #include "catalog/system_tables.h"
+#include "common/calendar.h"
 #include "columnar/builder.h"
 #include "formats/csv/reader.h"
+#include "functions/cast.h"
 #include "functions/table_function.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
+#include "storage/iceberg_reader.h"
 #include "vector/sql_type.h"
 
 namespace quiver::plan {
@@ -63,7 +66,7 @@ bool IsSetReturningCall(const TableRef& ref) {
   }
   const std::string& name = ref.function->name;
   return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
-         name != "read_file" && TableFunctionRegistry::Get().Has(name);
+         name != "read_file" && name != "read_iceberg" && TableFunctionRegistry::Get().Has(name);
 }
 
 const Binder::VisibleCte* Binder::FindCte(const std::string& name) const {
@@ -317,6 +320,55 @@ Result<char> OneChar(const Value& v, const char* option) {
 
 }  // namespace
 
+// read_iceberg(path [, snapshot_id => n | as_of => timestamp]): one
+// snapshot of an Iceberg table (storage/iceberg_reader.h), read when bound.
+Result<LogicalOpPtr> Binder::BindReadIceberg(const TableRef& ref,
+                                             const std::vector<Value>& positional,
+                                             const std::vector<std::pair<std::string, Value>>& named) {
+  if (positional.size() != 1 || positional[0].is_null()) {
+    return Status::Invalid("read_iceberg takes one path (a table directory or a metadata file)")
+        .WithSqlState(sqlstate::kInvalidParameterValue)
+        .WithPosition(ref.location);
+  }
+  const std::string path = positional[0].ToString();
+  iceberg::ReadOptions options;
+  for (const auto& [opt, v] : named) {
+    if (v.is_null()) {
+      return Status::Invalid("read_iceberg option \"{}\" is null", opt)
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(ref.location);
+    }
+    if (opt == "snapshot_id") {
+      const TypeId id = v.type()->id;
+      if (id != TypeId::kInt16 && id != TypeId::kInt32 && id != TypeId::kInt64) {
+        return Status::Invalid("read_iceberg snapshot_id must be an integer, got {}",
+                               v.type()->ToString())
+            .WithSqlState(sqlstate::kInvalidParameterValue)
+            .WithPosition(ref.location);
+      }
+      auto c = CastValue(v, int64());
+      if (!c.ok()) return c.status().WithPosition(ref.location);
+      options.snapshot_id = c->integer();
+    } else if (opt == "as_of") {
+      auto c = CastValue(v, timestamp(TimeUnit::kMicro, "UTC"));
+      if (!c.ok()) {
+        return c.status().WithContext("read_iceberg as_of (a timestamp)").WithPosition(ref.location);
+      }
+      options.as_of_ms = FloorDiv(c->integer(), 1000);
+    } else {
+      return Status::Invalid("read_iceberg has no option \"{}\" (options: snapshot_id, as_of)", opt)
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(ref.location);
+    }
+  }
+  if (state_->file_policy != nullptr && state_->file_policy->restricted()) {
+    QUIVER_RETURN_NOT_OK(state_->file_policy->Check(path).WithPosition(ref.location));
+  }
+  auto table = iceberg::ReadIcebergTable(FileStem(path), path, options);
+  if (!table.ok()) return table.status().WithPosition(ref.location);
+  return MakeGet(*table, ref.alias, FileStem(path), ref.location);
+}
+
 Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   const sql::ParsedExpr& call = *ref.function;
   if (call.kind != sql::ExprKind::kFunction) {
@@ -344,6 +396,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     return MakeGet(std::move(table).ValueOrDie(), ref.alias, call.name, ref.location);
   }
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
+  if (name == "read_iceberg") return BindReadIceberg(ref, args.positional, args.named);
   if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
     if (args.positional.size() != 1 || args.positional[0].is_null()) {
       return Status::Invalid("{} takes one path (a file, a directory or a glob)", name)

@@ -188,6 +188,8 @@ class Binder {
   Result<LogicalOpPtr> BindTableRef(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindBaseTable(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindTableFunction(const sql::TableRef& ref);
+  Result<LogicalOpPtr> BindReadIceberg(const sql::TableRef& ref, const std::vector<Value>& positional,
+                                       const std::vector<std::pair<std::string, Value>>& named);
   // bind_table_function.cc: a set-returning function (generate_series ...).
   // Its arguments may read the FROM items to its left (`*left`, their plan
   // so far; null: none), as PostgreSQL lets a function in FROM do: then

@@ -325,7 +325,8 @@ std::string ToJson(const TableMetadata& m) {
   return Dump(j, 2);
 }
 
-Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::string& what) {
+Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::string& what,
+                                         bool allow_partitioned) {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return Status::Invalid("Iceberg metadata {}: not a JSON object", what);
@@ -380,7 +381,7 @@ Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::str
     m.fields.push_back(std::move(sf));
   }
   // Partitioning is not read yet: a partitioned table would be misread.
-  if (j.contains("partition-specs") && j["partition-specs"].is_array()) {
+  if (!allow_partitioned && j.contains("partition-specs") && j["partition-specs"].is_array()) {
     for (const Json& spec : j["partition-specs"]) {
       if (spec.contains("fields") && spec["fields"].is_array() && !spec["fields"].empty()) {
         return Status::Unsupported("partitioned Iceberg tables ({})", what);

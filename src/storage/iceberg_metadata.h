@@ -80,8 +80,10 @@ Result<SchemaRef> EngineSchema(const TableMetadata& m);
 Result<std::vector<SchemaField>> FieldsOf(const Schema& schema);
 
 std::string ToJson(const TableMetadata& m);
-// `what` names the file in errors.
-Result<TableMetadata> ParseTableMetadata(const std::string& json, const std::string& what);
+// `what` names the file in errors. Partitioned tables are refused unless
+// `allow_partitioned` (read_iceberg reads them; --db tables are unpartitioned).
+Result<TableMetadata> ParseTableMetadata(const std::string& json, const std::string& what,
+                                         bool allow_partitioned = false);
 
 // The Iceberg schema JSON of `fields` (a manifest's "schema" key).
 std::string SchemaJson(const std::vector<SchemaField>& fields, int schema_id);

@@ -1,0 +1,241 @@
+"""read_iceberg(): Iceberg tables another engine wrote (issue 14, item 5).
+
+pyiceberg writes tables (appends, overwrites, deletes, schema evolution,
+partitioned tables) through a SqlCatalog on SQLite; Quiver's read_iceberg
+over the table directory or a metadata file must equal pyiceberg's own
+scan().to_arrow(), for the current snapshot and for older ones
+(snapshot_id => n, as_of => timestamp). Broken metadata gives errors, never
+a crash.
+"""
+
+import datetime
+import json
+import subprocess
+
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401
+import pyarrow.parquet as pq
+import pytest
+
+pyiceberg_sql = pytest.importorskip("pyiceberg.catalog.sql")
+from pyiceberg.expressions import EqualTo, GreaterThan  # noqa: E402
+from pyiceberg.partitioning import PartitionField, PartitionSpec  # noqa: E402
+from pyiceberg.schema import Schema  # noqa: E402
+from pyiceberg.transforms import DayTransform, IdentityTransform, MonthTransform  # noqa: E402
+from pyiceberg.types import DateType, LongType, NestedField, StringType  # noqa: E402
+
+
+def run(quiver_bin, sql, check=True):
+    proc = subprocess.run([str(quiver_bin), "sql", "--format", "arrow", sql],
+                          capture_output=True, timeout=120)
+    if check and proc.returncode != 0:
+        pytest.fail(f"quiver sql failed: {sql}\n{proc.stderr.decode()}", pytrace=False)
+    return proc
+
+
+def quiver_arrow(quiver_bin, sql):
+    return pa.ipc.open_stream(run(quiver_bin, sql).stdout).read_all()
+
+
+def quiver_error(quiver_bin, sql):
+    proc = run(quiver_bin, sql, check=False)
+    assert proc.returncode != 0, f"expected an error: {sql}"
+    assert proc.returncode < 128, "crashed"
+    return proc.stderr.decode()
+
+
+def make_catalog(tmp_path):
+    wh = tmp_path / "wh"
+    wh.mkdir()
+    cat = pyiceberg_sql.SqlCatalog("test", uri=f"sqlite:///{tmp_path}/cat.db",
+                                   warehouse=f"file://{wh}")
+    cat.create_namespace("ns")
+    return cat
+
+
+def location(table):
+    return table.metadata_location.rsplit("/metadata/", 1)[0].removeprefix("file://")
+
+
+def norm(v):
+    if isinstance(v, datetime.datetime) and v.tzinfo is not None:
+        return v.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return v
+
+
+def rows(t):
+    return sorted((tuple(norm(v) for v in r.values()) for r in t.to_pylist()),
+                  key=lambda r: tuple((v is None, v) for v in r))
+
+
+def assert_same(quiver_bin, table, path=None, snapshot_id=None):
+    path = path or location(table)
+    opt = f", snapshot_id => {snapshot_id}" if snapshot_id is not None else ""
+    ours = quiver_arrow(quiver_bin, f"SELECT * FROM read_iceberg('{path}'{opt})")
+    scan = table.scan(snapshot_id=snapshot_id) if snapshot_id is not None else table.scan()
+    theirs = scan.to_arrow()
+    if snapshot_id is None:
+        assert ours.column_names == theirs.column_names
+    assert rows(ours) == rows(theirs)
+    return ours
+
+
+SCHEMA = pa.schema([("id", pa.int64()), ("name", pa.string()), ("x", pa.float64()),
+                    ("d", pa.date32())])
+
+
+def batch(ids):
+    return pa.table({
+        "id": pa.array(ids, pa.int64()),
+        "name": pa.array([None if i % 3 == 0 else f"n{i}" for i in ids], pa.string()),
+        "x": pa.array([i / 4 for i in ids], pa.float64()),
+        "d": pa.array([datetime.date(2024, 1 + i % 12, 1 + i % 28) for i in ids], pa.date32()),
+    })
+
+
+def test_appends_overwrite_delete_and_snapshots(quiver_bin, tmp_path):
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.t", schema=SCHEMA)
+    t.append(batch(range(0, 10)))
+    t.append(batch(range(10, 25)))
+    t.delete(GreaterThan("id", 20))            # rewrites or deletes files
+    t.delete(EqualTo("id", 3))
+    t.append(batch(range(100, 103)))
+    ours = assert_same(quiver_bin, t)
+    assert ours.num_rows == 23
+    # Every snapshot, by id; and the metadata file itself as the path.
+    for s in t.metadata.snapshots:
+        assert_same(quiver_bin, t, snapshot_id=s.snapshot_id)
+    assert_same(quiver_bin, t, path=t.metadata_location.removeprefix("file://"))
+    # as_of: the snapshot current at that time.
+    first = t.metadata.snapshots[0]
+    ts = datetime.datetime.fromtimestamp(first.timestamp_ms / 1000, datetime.timezone.utc)
+    got = quiver_arrow(quiver_bin, "SELECT count(*) AS n FROM read_iceberg("
+                       f"'{location(t)}', as_of => TIMESTAMPTZ '{ts.isoformat()}')")
+    assert got.column("n").to_pylist() == [10]
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{location(t)}', "
+                       "as_of => TIMESTAMPTZ '2000-01-01 00:00:00+00')")
+    assert "no snapshot at or before" in err
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{location(t)}', snapshot_id => 42)")
+    assert "has no snapshot 42" in err
+    t.overwrite(batch(range(200, 204)))
+    assert assert_same(quiver_bin, t).num_rows == 4
+    # Queries over it: filters, aggregates.
+    got = quiver_arrow(quiver_bin, f"SELECT sum(id) AS s FROM read_iceberg('{location(t)}') "
+                       "WHERE id > 201")
+    assert got.column("s").to_pylist() == [405]
+
+
+def test_schema_evolution(quiver_bin, tmp_path):
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.t", schema=SCHEMA)
+    t.append(batch(range(0, 5)))
+    with t.update_schema() as u:
+        u.add_column("extra", StringType())
+    t = cat.load_table("ns.t")
+    t.append(pa.table({"id": pa.array([5], pa.int64()), "name": ["five"], "x": [1.0],
+                       "d": pa.array([datetime.date(2024, 5, 5)], pa.date32()),
+                       "extra": ["e"]}))
+    with t.update_schema() as u:
+        u.rename_column("name", "label")
+    t = cat.load_table("ns.t")
+    with t.update_schema() as u:
+        u.delete_column("x")
+    t = cat.load_table("ns.t")
+    ours = assert_same(quiver_bin, t)
+    assert ours.column_names == ["id", "label", "d", "extra"]
+    assert sorted(ours.column("extra").to_pylist(), key=lambda v: (v is None, v)) == \
+        ["e", None, None, None, None, None]
+    assert "n1" in ours.column("label").to_pylist()
+
+
+def test_partitioned_tables(quiver_bin, tmp_path):
+    cat = make_catalog(tmp_path)
+    schema = Schema(NestedField(1, "id", LongType(), required=False),
+                    NestedField(2, "cat", StringType(), required=False),
+                    NestedField(3, "d", DateType(), required=False))
+    data = pa.table({"id": pa.array(range(40), pa.int64()),
+                     "cat": [f"c{i % 3}" for i in range(40)],
+                     "d": pa.array([datetime.date(2024, 1 + i % 6, 1 + i % 27) for i in range(40)],
+                                   pa.date32())})
+    # Identity partitions written by pyiceberg's append.
+    spec = PartitionSpec(PartitionField(source_id=2, field_id=1000,
+                                        transform=IdentityTransform(), name="p"))
+    t = cat.create_table("ns.ident", schema=schema, partition_spec=spec)
+    t.append(data)
+    t.delete(EqualTo("cat", "c1"))
+    ours = assert_same(quiver_bin, t)
+    assert ours.num_rows == len([i for i in range(40) if i % 3 != 1])
+    # Day and month partitions (pyiceberg's append needs pyiceberg-core for
+    # them): Parquet files of one month each, registered by add_files
+    # (files without field ids: read by column name).
+    paths = []
+    for month in range(1, 7):
+        part = data.filter(pa.compute.equal(pa.compute.month(data.column("d")), month))
+        path = tmp_path / f"m{month}.parquet"
+        pq.write_table(part, path)
+        paths.append(str(path))
+    for name, transform in [("day", DayTransform()), ("month", MonthTransform())]:
+        spec = PartitionSpec(PartitionField(source_id=3, field_id=1000,
+                                            transform=transform, name="p"))
+        t = cat.create_table(f"ns.{name}", schema=schema, partition_spec=spec)
+        if name == "month":
+            t.add_files(paths)
+        else:
+            # One file per day.
+            day_paths = []
+            for i, day in enumerate(sorted(set(data.column("d").to_pylist()))):
+                part = data.filter(pa.compute.equal(data.column("d"), pa.scalar(day, pa.date32())))
+                path = tmp_path / f"d{i}.parquet"
+                pq.write_table(part, path)
+                day_paths.append(str(path))
+            t.add_files(day_paths)
+        assert assert_same(quiver_bin, t).num_rows == 40
+
+
+def test_v1_table(quiver_bin, tmp_path):
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.v1", schema=SCHEMA, properties={"format-version": "1"})
+    t.append(batch(range(0, 7)))
+    t.append(batch(range(7, 9)))
+    assert json.load(open(t.metadata_location.removeprefix("file://")))["format-version"] == 1
+    assert assert_same(quiver_bin, t).num_rows == 9
+
+
+def test_position_deletes(quiver_bin, tmp_path):
+    # A table asking for merge-on-read deletes (pyiceberg 0.12 falls back
+    # to rewriting the files; a position delete file would be read too).
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.t", schema=SCHEMA,
+                         properties={"write.delete.mode": "merge-on-read"})
+    t.append(batch(range(0, 10)))
+    t.delete(EqualTo("id", 4))
+    assert_same(quiver_bin, t)
+
+
+def test_broken_metadata_errors(quiver_bin, tmp_path):
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.t", schema=SCHEMA)
+    t.append(batch(range(0, 3)))
+    loc = location(t)
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{tmp_path}/nope')")
+    assert "does not exist" in err
+    meta = t.metadata_location.removeprefix("file://")
+    text = open(meta).read()
+    # Format version 3 is refused, naming it and the file.
+    j = json.loads(text)
+    j["format-version"] = 3
+    bad = tmp_path / "v3.metadata.json"
+    bad.write_text(json.dumps(j))
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{bad}')")
+    assert "format version 3" in err and "v3.metadata.json" in err
+    # Not JSON; truncated.
+    bad.write_text(text[: len(text) // 2])
+    assert "not a JSON object" in quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{bad}')")
+    # A manifest list that is garbage.
+    snap = j["snapshots"][-1]["manifest-list"].removeprefix("file://")
+    with open(snap, "r+b") as f:
+        f.seek(0)
+        f.write(b"garbage!")
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{loc}')")
+    assert err.strip()
