@@ -12,6 +12,7 @@
 #include "functions/table_function.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
+#include "storage/iceberg_database.h"
 #include "storage/iceberg_reader.h"
 #include "vector/sql_type.h"
 
@@ -66,7 +67,8 @@ bool IsSetReturningCall(const TableRef& ref) {
   }
   const std::string& name = ref.function->name;
   return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
-         name != "read_file" && name != "read_iceberg" && TableFunctionRegistry::Get().Has(name);
+         name != "read_file" && name != "read_iceberg" && name != "quiver_snapshots" &&
+         TableFunctionRegistry::Get().Has(name);
 }
 
 const Binder::VisibleCte* Binder::FindCte(const std::string& name) const {
@@ -330,7 +332,8 @@ Result<LogicalOpPtr> Binder::BindReadIceberg(const TableRef& ref,
         .WithSqlState(sqlstate::kInvalidParameterValue)
         .WithPosition(ref.location);
   }
-  const std::string path = positional[0].ToString();
+  const std::string given = positional[0].ToString();
+  QUIVER_ASSIGN_OR_RAISE(const std::string path, IcebergTarget(given, ref.location));
   iceberg::ReadOptions options;
   for (const auto& [opt, v] : named) {
     if (v.is_null()) {
@@ -364,9 +367,47 @@ Result<LogicalOpPtr> Binder::BindReadIceberg(const TableRef& ref,
   if (state_->file_policy != nullptr && state_->file_policy->restricted()) {
     QUIVER_RETURN_NOT_OK(state_->file_policy->Check(path).WithPosition(ref.location));
   }
-  auto table = iceberg::ReadIcebergTable(FileStem(path), path, options);
+  const std::string stem = path == given ? FileStem(path) : given;
+  auto table = iceberg::ReadIcebergTable(stem, path, options);
   if (!table.ok()) return table.status().WithPosition(ref.location);
-  return MakeGet(*table, ref.alias, FileStem(path), ref.location);
+  return MakeGet(*table, ref.alias, stem, ref.location);
+}
+
+// The argument of read_iceberg / quiver_snapshots: the name of a table of
+// the --db database (no '/'; its current metadata file), else a path.
+Result<std::string> Binder::IcebergTarget(const std::string& given, int location) {
+  if (given.find('/') == std::string::npos && state_->catalog != nullptr) {
+    if (auto entry = state_->catalog->Lookup(given); entry != nullptr) {
+      std::optional<std::string> metadata;
+      if (entry->table != nullptr) metadata = IcebergMetadataLocation(*entry->table);
+      if (!metadata.has_value()) {
+        return Status::Invalid("\"{}\" is not a table of a --db database (give the path of an "
+                               "Iceberg table)",
+                               given)
+            .WithSqlState(sqlstate::kWrongObjectType)
+            .WithPosition(location);
+      }
+      return *metadata;
+    }
+  }
+  return given;
+}
+
+// quiver_snapshots(table | path): the snapshots of an Iceberg table, as
+// Iceberg's "snapshots" metadata table lists them.
+Result<LogicalOpPtr> Binder::BindQuiverSnapshots(const TableRef& ref,
+                                                 const std::vector<Value>& positional,
+                                                 const std::vector<std::pair<std::string, Value>>& named) {
+  if (positional.size() != 1 || positional[0].is_null() || !named.empty()) {
+    return Status::Invalid("quiver_snapshots takes one table name or Iceberg table path")
+        .WithSqlState(sqlstate::kInvalidParameterValue)
+        .WithPosition(ref.location);
+  }
+  const std::string given = positional[0].ToString();
+  QUIVER_ASSIGN_OR_RAISE(const std::string path, IcebergTarget(given, ref.location));
+  auto table = iceberg::SnapshotsTable(path);
+  if (!table.ok()) return table.status().WithPosition(ref.location);
+  return MakeGet(*table, ref.alias, "quiver_snapshots", ref.location);
 }
 
 Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
@@ -397,6 +438,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   }
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
   if (name == "read_iceberg") return BindReadIceberg(ref, args.positional, args.named);
+  if (name == "quiver_snapshots") return BindQuiverSnapshots(ref, args.positional, args.named);
   if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
     if (args.positional.size() != 1 || args.positional[0].is_null()) {
       return Status::Invalid("{} takes one path (a file, a directory or a glob)", name)

@@ -190,6 +190,10 @@ class Binder {
   Result<LogicalOpPtr> BindTableFunction(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindReadIceberg(const sql::TableRef& ref, const std::vector<Value>& positional,
                                        const std::vector<std::pair<std::string, Value>>& named);
+  Result<LogicalOpPtr> BindQuiverSnapshots(const sql::TableRef& ref,
+                                           const std::vector<Value>& positional,
+                                           const std::vector<std::pair<std::string, Value>>& named);
+  Result<std::string> IcebergTarget(const std::string& given, int location);
   // bind_table_function.cc: a set-returning function (generate_series ...).
   // Its arguments may read the FROM items to its left (`*left`, their plan
   // so far; null: none), as PostgreSQL lets a function in FROM do: then

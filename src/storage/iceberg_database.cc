@@ -892,4 +892,14 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
   return Exec("COMMIT");
 }
 
+std::optional<std::string> IcebergMetadataLocation(const TableSource& table) {
+  const auto* memory = dynamic_cast<const MemoryTable*>(&table);
+  if (memory == nullptr || dynamic_cast<const IcebergTableStore*>(memory->store().get()) == nullptr) {
+    return std::nullopt;
+  }
+  auto state = std::static_pointer_cast<const IcebergState>(memory->version()->storage);
+  if (state == nullptr) return std::nullopt;
+  return state->metadata_location;
+}
+
 }  // namespace quiver

@@ -31,6 +31,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/catalog.h"
@@ -88,5 +89,10 @@ class IcebergDatabase final : public DatabaseStorage,
   bool loading_ = false;
   bool read_only_ = false;
 };
+
+// The metadata file (file:// URI) of the snapshot a --db table's current
+// version was read from or committed as; nullopt for a table not stored
+// in a --db database (read_iceberg and quiver_snapshots over a table name).
+std::optional<std::string> IcebergMetadataLocation(const TableSource& table);
 
 }  // namespace quiver

@@ -397,4 +397,64 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
   return table;
 }
 
+Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& given) {
+  QUIVER_ASSIGN_OR_RAISE(const std::string metadata_file, ResolveMetadataFile(given));
+  QUIVER_ASSIGN_OR_RAISE(TableMetadata m, ReadTableMetadata(metadata_file));
+  std::vector<const Snapshot*> snaps;
+  for (const Snapshot& s : m.snapshots) snaps.push_back(&s);
+  std::stable_sort(snaps.begin(), snaps.end(), [](const Snapshot* a, const Snapshot* b) {
+    return a->timestamp_ms < b->timestamp_ms;
+  });
+  const TypeRef tz = timestamp(TimeUnit::kMicro, "UTC");
+  std::vector<std::vector<Value>> cols(7);
+  for (const Snapshot* s : snaps) {
+    cols[0].push_back(Value::Timestamp(s->timestamp_ms * 1000, /*with_tz=*/true));
+    cols[1].push_back(Value::Int64(s->snapshot_id));
+    cols[2].push_back(s->parent_snapshot_id.has_value() ? Value::Int64(*s->parent_snapshot_id)
+                                                        : Value::Null(int64()));
+    cols[3].push_back(s->operation.empty() ? Value::Null(utf8()) : Value::Text(s->operation));
+    cols[4].push_back(Value::Text(s->manifest_list));
+    std::string json = "{";
+    for (size_t i = 0; i < s->summary.size(); ++i) {
+      auto quote = [](const std::string& x) {
+        std::string out = "\"";
+        for (char c : x) {
+          if (c == '"' || c == '\\') {
+            out.push_back('\\');
+            out.push_back(c);
+          } else if (static_cast<unsigned char>(c) < 0x20) {
+            out += fmt::format("\\u{:04x}", static_cast<int>(c));
+          } else {
+            out.push_back(c);
+          }
+        }
+        return out + "\"";
+      };
+      json += fmt::format("{}{}: {}", i == 0 ? "" : ", ", quote(s->summary[i].first),
+                          quote(s->summary[i].second));
+    }
+    cols[5].push_back(Value::Text(json + "}"));
+    cols[6].push_back(Value::Boolean(m.current_snapshot_id.has_value() &&
+                                     *m.current_snapshot_id == s->snapshot_id));
+  }
+  SchemaRef schema = quiver::schema({field("committed_at", tz), field("snapshot_id", int64()),
+                                     field("parent_id", int64()), field("operation", utf8()),
+                                     field("manifest_list", utf8()), field("summary", utf8()),
+                                     field("is_current", boolean())});
+  std::vector<ArrayRef> arrays;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, ArrayFromValues(cols[static_cast<size_t>(c)],
+                                                       schema->field(c)->type));
+    arrays.push_back(std::move(a));
+  }
+  std::vector<RecordBatchRef> batches;
+  if (!snaps.empty()) {
+    batches.push_back(RecordBatch::Make(schema, static_cast<int64_t>(snaps.size()), std::move(arrays)));
+  }
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef version, MemoryTable::MakeVersion(schema, std::move(batches)));
+  auto table = std::make_shared<MemoryTable>("quiver_snapshots", schema);
+  table->Restore(std::move(version));
+  return table;
+}
+
 }  // namespace quiver::iceberg

@@ -54,4 +54,10 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
                                                       const std::string& path,
                                                       const ReadOptions& options);
 
+// quiver_snapshots(): one row per snapshot of the table at `path`, oldest
+// first: committed_at timestamptz, snapshot_id bigint, parent_id bigint,
+// operation text, manifest_list text, summary text (the snapshot summary
+// besides the operation, as a JSON object), is_current boolean.
+Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& path);
+
 }  // namespace quiver::iceberg

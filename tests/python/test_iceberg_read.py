@@ -239,3 +239,62 @@ def test_broken_metadata_errors(quiver_bin, tmp_path):
         f.write(b"garbage!")
     err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{loc}')")
     assert err.strip()
+
+
+def db_arrow(quiver_bin, db, sql):
+    proc = subprocess.run([str(quiver_bin), "sql", "--db", str(db), "--format", "arrow", sql],
+                          capture_output=True, timeout=120)
+    if proc.returncode != 0:
+        pytest.fail(f"quiver sql failed: {sql}\n{proc.stderr.decode()}", pytrace=False)
+    return pa.ipc.open_stream(proc.stdout).read_all()
+
+
+def test_snapshots_of_a_db_table(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+    for sql in ["CREATE TABLE t (id bigint, s text)",
+                "INSERT INTO t SELECT g, 'r' || g FROM generate_series(1, 10) g",
+                "INSERT INTO t VALUES (11, 'eleven'), (12, NULL)",
+                "DELETE FROM t WHERE id % 4 = 0",
+                "UPDATE t SET s = 'changed' WHERE id = 1",
+                "INSERT INTO t VALUES (13, 'thirteen')"]:
+        subprocess.run([str(quiver_bin), "sql", "--db", str(db), sql], check=True,
+                       capture_output=True, timeout=120)
+    snaps = db_arrow(quiver_bin, db, "SELECT * FROM quiver_snapshots('t') ORDER BY committed_at")
+    assert snaps.column_names == ["committed_at", "snapshot_id", "parent_id", "operation",
+                                  "manifest_list", "summary", "is_current"]
+    table = pyiceberg_sql.SqlCatalog("quiver", uri=f"sqlite:///{db}/catalog.db",
+                                     warehouse=f"file://{db}").load_table("public.t")
+    theirs = [(s.snapshot_id, s.parent_snapshot_id, s.summary.operation.value)
+              for s in sorted(table.metadata.snapshots, key=lambda s: s.timestamp_ms)]
+    ours = list(zip(snaps.column("snapshot_id").to_pylist(), snaps.column("parent_id").to_pylist(),
+                    snaps.column("operation").to_pylist()))
+    assert ours == theirs
+    assert len(ours) == 5
+    assert snaps.column("is_current").to_pylist() == [False] * 4 + [True]
+    assert json.loads(snaps.column("summary").to_pylist()[1])["added-records"] == "2"
+    counts = []
+    for sid in snaps.column("snapshot_id").to_pylist():
+        ours = db_arrow(quiver_bin, db, f"SELECT * FROM read_iceberg('t', snapshot_id => {sid})")
+        theirs = table.scan(snapshot_id=sid).to_arrow()
+        assert rows(ours) == rows(theirs)
+        counts.append(ours.num_rows)
+    assert counts == [10, 12, 9, 9, 10]
+    # The current snapshot, by name and by path, equals the table itself.
+    now = db_arrow(quiver_bin, db, "SELECT * FROM t")
+    assert rows(db_arrow(quiver_bin, db, "SELECT * FROM read_iceberg('t')")) == rows(now)
+    assert rows(quiver_arrow(quiver_bin, f"SELECT * FROM read_iceberg('{location(table)}')")) == \
+        rows(now)
+    # as_of: the snapshot committed at that time.
+    second = snaps.column("committed_at").to_pylist()[1]
+    got = db_arrow(quiver_bin, db, "SELECT count(*) AS n FROM read_iceberg('t', as_of => "
+                   f"TIMESTAMPTZ '{second.isoformat()}')")
+    assert got.column("n").to_pylist() == [12]
+    err = subprocess.run([str(quiver_bin), "sql", "--db", str(db),
+                          "SELECT * FROM read_iceberg('t', snapshot_id => 7)"],
+                         capture_output=True, text=True, timeout=120)
+    assert err.returncode == 1 and "has no snapshot 7" in err.stderr
+    # A table in memory (no --db) has no snapshots to list.
+    err = subprocess.run([str(quiver_bin), "sql",
+                          "CREATE TABLE m (a int); SELECT * FROM quiver_snapshots('m')"],
+                         capture_output=True, text=True, timeout=120)
+    assert err.returncode == 1 and "is not a table of a --db database" in err.stderr
