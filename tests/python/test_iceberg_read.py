@@ -202,15 +202,84 @@ def test_v1_table(quiver_bin, tmp_path):
     assert assert_same(quiver_bin, t).num_rows == 9
 
 
-def test_position_deletes(quiver_bin, tmp_path):
-    # A table asking for merge-on-read deletes (pyiceberg 0.12 falls back
-    # to rewriting the files; a position delete file would be read too).
+def add_delete_snapshot(table, content, rows_table, schema):
+    """A snapshot adding one delete file (pyiceberg 0.12 writes none: its
+    deletes rewrite data files), built with pyiceberg's manifest writers and
+    a new metadata file; returns the new metadata file's path."""
+    import os
+    import time
+    import uuid
+    from pyiceberg.manifest import (DataFile, DataFileContent, FileFormat, ManifestContent,
+                                    ManifestEntry, ManifestEntryStatus, ManifestWriterV2,
+                                    write_manifest_list)
+    from pyiceberg.typedef import Record
+
+    snap = table.current_snapshot()
+    loc = location(table)
+    dpath = f"{loc}/data/deletes-{uuid.uuid4()}.parquet"
+    pq.write_table(rows_table.cast(schema), dpath)
+
+    class DeleteWriter(ManifestWriterV2):
+        def content(self):
+            return ManifestContent.DELETES
+
+    new_id = snap.snapshot_id + 1
+    seq = table.metadata.last_sequence_number + 1
+    extra = {"equality_ids": [1]} if content == DataFileContent.EQUALITY_DELETES else {}
+    df = DataFile.from_args(content=content, file_path="file://" + dpath,
+                            file_format=FileFormat.PARQUET, partition=Record(),
+                            record_count=rows_table.num_rows,
+                            file_size_in_bytes=os.path.getsize(dpath), **extra)
+    mpath = f"file://{loc}/metadata/deletes-{new_id}-m0.avro"
+    with DeleteWriter(table.spec(), table.schema(), table.io.new_output(mpath), new_id, "null") as w:
+        w.add(ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=new_id,
+                                      data_file=df))
+    lpath = f"file://{loc}/metadata/snap-{new_id}-deletes.avro"
+    with write_manifest_list(2, table.io.new_output(lpath), new_id, snap.snapshot_id, seq,
+                             "null") as lw:
+        lw.add_manifests(list(snap.manifests(table.io)) + [w.to_manifest_file()])
+    meta = json.load(open(table.metadata_location.removeprefix("file://")))
+    now = int(time.time() * 1000)
+    meta["snapshots"].append({"snapshot-id": new_id, "parent-snapshot-id": snap.snapshot_id,
+                              "sequence-number": seq, "timestamp-ms": now, "manifest-list": lpath,
+                              "summary": {"operation": "delete"}, "schema-id": 0})
+    meta["current-snapshot-id"] = new_id
+    meta["last-sequence-number"] = seq
+    meta["snapshot-log"].append({"timestamp-ms": now, "snapshot-id": new_id})
+    meta["refs"] = {"main": {"snapshot-id": new_id, "type": "branch"}}
+    out = f"{loc}/metadata/99999-{uuid.uuid4()}.metadata.json"
+    with open(out, "w") as f:
+        json.dump(meta, f)
+    return out
+
+
+def test_position_and_equality_deletes(quiver_bin, tmp_path):
+    from pyiceberg.manifest import DataFileContent
+    from pyiceberg.table import StaticTable
+
     cat = make_catalog(tmp_path)
-    t = cat.create_table("ns.t", schema=SCHEMA,
-                         properties={"write.delete.mode": "merge-on-read"})
+    t = cat.create_table("ns.t", schema=SCHEMA)
     t.append(batch(range(0, 10)))
-    t.delete(EqualTo("id", 4))
-    assert_same(quiver_bin, t)
+    t.append(batch(range(10, 15)))
+    files = [e.data_file.file_path for m in t.current_snapshot().manifests(t.io)
+             for e in m.fetch_manifest_entry(t.io)]
+    pos_schema = pa.schema([
+        pa.field("file_path", pa.string(), False, {"PARQUET:field_id": "2147483546"}),
+        pa.field("pos", pa.int64(), False, {"PARQUET:field_id": "2147483545"})])
+    deletes = pa.table({"file_path": [files[0]] * 3 + [files[1]], "pos": [0, 3, 4, 1]})
+    meta = add_delete_snapshot(t, DataFileContent.POSITION_DELETES, deletes, pos_schema)
+    static = StaticTable.from_metadata("file://" + meta)
+    # The highest-numbered metadata file is the one with the deletes.
+    ours = assert_same(quiver_bin, static, path=location(t))
+    assert ours.num_rows == 11
+    assert_same(quiver_bin, static, path=meta)
+    # Equality deletes are refused, naming the feature and the file.
+    eq_schema = pa.schema([pa.field("id", pa.int64(), False, {"PARQUET:field_id": "1"})])
+    t2 = cat.create_table("ns.e", schema=SCHEMA)
+    t2.append(batch(range(0, 5)))
+    add_delete_snapshot(t2, DataFileContent.EQUALITY_DELETES, pa.table({"id": [1]}), eq_schema)
+    err = quiver_error(quiver_bin, f"SELECT * FROM read_iceberg('{location(t2)}')")
+    assert "equality delete files" in err and "deletes-" in err
 
 
 def test_broken_metadata_errors(quiver_bin, tmp_path):
