@@ -364,9 +364,9 @@ Result<LogicalOpPtr> Binder::BindReadIceberg(const TableRef& ref,
           .WithPosition(ref.location);
     }
   }
-  if (state_->file_policy != nullptr && state_->file_policy->restricted()) {
-    QUIVER_RETURN_NOT_OK(state_->file_policy->Check(path).WithPosition(ref.location));
-  }
+  // A path the query names (not a --db table's own files): every file it
+  // leads to is checked against the server's data directories.
+  if (path == given) options.policy = state_->file_policy;
   const std::string stem = path == given ? FileStem(path) : given;
   auto table = iceberg::ReadIcebergTable(stem, path, options);
   if (!table.ok()) return table.status().WithPosition(ref.location);
@@ -405,7 +405,7 @@ Result<LogicalOpPtr> Binder::BindQuiverSnapshots(const TableRef& ref,
   }
   const std::string given = positional[0].ToString();
   QUIVER_ASSIGN_OR_RAISE(const std::string path, IcebergTarget(given, ref.location));
-  auto table = iceberg::SnapshotsTable(path);
+  auto table = iceberg::SnapshotsTable(path, path == given ? state_->file_policy : nullptr);
   if (!table.ok()) return table.status().WithPosition(ref.location);
   return MakeGet(*table, ref.alias, "quiver_snapshots", ref.location);
 }

@@ -127,8 +127,15 @@ Result<std::vector<RecordBatchRef>> ReadAll(const FileTable& file) {
 }
 
 // Reads the position delete files: data file path -> deleted row positions.
-Status ReadPositionDeletes(const DataFile& f, std::map<std::string, std::set<int64_t>>* out) {
+Status CheckPolicy(const ReadOptions& options, const std::string& path) {
+  if (options.policy == nullptr || !options.policy->restricted()) return Status::OK();
+  return options.policy->Check(path);
+}
+
+Status ReadPositionDeletes(const DataFile& f, const ReadOptions& options,
+                           std::map<std::string, std::set<int64_t>>* out) {
   QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(f.path));
+  QUIVER_RETURN_NOT_OK(CheckPolicy(options, path));
   QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open("delete file", path));
   QUIVER_ASSIGN_OR_RAISE(std::vector<int> ids, FileFieldIds(path, *file->schema()));
   int path_col = -1;
@@ -277,7 +284,9 @@ Result<const Snapshot*> SelectSnapshot(const TableMetadata& m, const ReadOptions
 Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
                                                       const std::string& given,
                                                       const ReadOptions& options) {
+  QUIVER_RETURN_NOT_OK(CheckPolicy(options, given));
   QUIVER_ASSIGN_OR_RAISE(const std::string metadata_file, ResolveMetadataFile(given));
+  QUIVER_RETURN_NOT_OK(CheckPolicy(options, metadata_file));
   QUIVER_ASSIGN_OR_RAISE(TableMetadata m, ReadTableMetadata(metadata_file));
   QUIVER_ASSIGN_OR_RAISE(const Snapshot* snap, SelectSnapshot(m, options, metadata_file));
   std::vector<FieldRef> fields;
@@ -290,11 +299,15 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
 
   std::vector<RecordBatchRef> batches;
   if (snap != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(std::string list_path, LocalPath(snap->manifest_list));
+    QUIVER_RETURN_NOT_OK(CheckPolicy(options, list_path));
     QUIVER_ASSIGN_OR_RAISE(std::vector<ManifestFile> manifests,
                            ReadManifestList(snap->manifest_list));
     std::vector<DataFile> data;
     std::map<std::string, std::set<int64_t>> deleted;  // by data file path
     for (const ManifestFile& mf : manifests) {
+      QUIVER_ASSIGN_OR_RAISE(std::string manifest_path, LocalPath(mf.path));
+      QUIVER_RETURN_NOT_OK(CheckPolicy(options, manifest_path));
       QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, ReadManifest(mf.path));
       for (DataFile& f : files) {
         if (f.content == 2) {
@@ -309,7 +322,7 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
                                      f.format, f.path, mf.path);
         }
         if (f.content == 1) {
-          QUIVER_RETURN_NOT_OK(ReadPositionDeletes(f, &deleted));
+          QUIVER_RETURN_NOT_OK(ReadPositionDeletes(f, options, &deleted));
         } else {
           data.push_back(std::move(f));
         }
@@ -317,6 +330,7 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
     }
     for (const DataFile& f : data) {
       QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(f.path));
+      QUIVER_RETURN_NOT_OK(CheckPolicy(options, path));
       QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name, path));
       const Schema& fs_schema = *file->schema();
       QUIVER_ASSIGN_OR_RAISE(std::vector<int> ids, FileFieldIds(path, fs_schema));
@@ -397,8 +411,13 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
   return table;
 }
 
-Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& given) {
+Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& given,
+                                                    const FileAccessPolicy* policy) {
+  ReadOptions options;
+  options.policy = policy;
+  QUIVER_RETURN_NOT_OK(CheckPolicy(options, given));
   QUIVER_ASSIGN_OR_RAISE(const std::string metadata_file, ResolveMetadataFile(given));
+  QUIVER_RETURN_NOT_OK(CheckPolicy(options, metadata_file));
   QUIVER_ASSIGN_OR_RAISE(TableMetadata m, ReadTableMetadata(metadata_file));
   std::vector<const Snapshot*> snaps;
   for (const Snapshot& s : m.snapshots) snaps.push_back(&s);

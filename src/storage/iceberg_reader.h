@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "catalog/memory_table.h"
+#include "common/file_access.h"
 #include "common/status.h"
 #include "storage/iceberg_metadata.h"
 
@@ -35,6 +36,10 @@ namespace quiver::iceberg {
 struct ReadOptions {
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_ms;  // milliseconds since the epoch
+  // When set: every file the metadata leads to (metadata file, manifest
+  // list, manifests, data and delete files; local paths) is checked before
+  // it is opened (a server's FileAccessPolicy: metadata may name any path).
+  const FileAccessPolicy* policy = nullptr;
 };
 
 // The metadata file of a table location or metadata path (a local path or
@@ -58,6 +63,7 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
 // first: committed_at timestamptz, snapshot_id bigint, parent_id bigint,
 // operation text, manifest_list text, summary text (the snapshot summary
 // besides the operation, as a JSON object), is_current boolean.
-Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& path);
+Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& path,
+                                                    const FileAccessPolicy* policy = nullptr);
 
 }  // namespace quiver::iceberg

@@ -367,3 +367,53 @@ def test_snapshots_of_a_db_table(quiver_bin, tmp_path):
                           "CREATE TABLE m (a int); SELECT * FROM quiver_snapshots('m')"],
                          capture_output=True, text=True, timeout=120)
     assert err.returncode == 1 and "is not a table of a --db database" in err.stderr
+
+
+def test_server_data_directories_confine_every_file(quiver_bin, tmp_path):
+    # `quiver serve --data DIR`: read_iceberg may read a table under DIR;
+    # a table outside, or a metadata file inside naming manifests and data
+    # files outside, is refused (the metadata may name any path).
+    import shutil
+
+    import pyarrow.flight as fl
+    from flight_fixtures import Server
+
+    cat = make_catalog(tmp_path)
+    t = cat.create_table("ns.t", schema=SCHEMA)
+    t.append(batch(range(0, 4)))
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    inside = lake / "tables"
+    shutil.copytree(location(t), inside / "t")
+    pq.write_table(pa.table({"a": [1]}), lake / "one.parquet")
+    # The copy's metadata still names the original files (outside the lake).
+    (lake / "meta").mkdir()
+    shutil.copy(t.metadata_location.removeprefix("file://"), lake / "meta" / "v1.metadata.json")
+    # A table wholly inside the lake.
+    (lake / "wh").mkdir()
+    cat2 = pyiceberg_sql.SqlCatalog("in", uri=f"sqlite:///{tmp_path}/cat2.db",
+                                    warehouse=f"file://{lake}/wh")
+    cat2.create_namespace("ns")
+    t2 = cat2.create_table("ns.t", schema=SCHEMA)
+    t2.append(batch(range(0, 6)))
+    server = Server(quiver_bin, "--data", lake)
+    try:
+        client = fl.FlightClient(server.uri)
+
+        def query(sql):
+            info = client.get_flight_info(fl.FlightDescriptor.for_command(sql.encode()))
+            return client.do_get(info.endpoints[0].ticket).read_all()
+
+        for sql in [f"SELECT * FROM read_iceberg('{location(t)}')",
+                    f"SELECT * FROM quiver_snapshots('{location(t)}')",
+                    f"SELECT * FROM read_iceberg('{lake}/meta/v1.metadata.json')",
+                    f"SELECT * FROM read_iceberg('{inside}/t')"]:
+            with pytest.raises(fl.FlightUnauthorizedError, match="permission denied for file"):
+                query(sql)
+        assert query(f"SELECT count(*) AS n FROM read_iceberg('{location(t2)}')"
+                     ).to_pylist() == [{"n": 6}]
+        # Its snapshots list reads only the metadata file, inside.
+        assert query(f"SELECT count(*) AS n FROM quiver_snapshots('{lake}/meta/v1.metadata.json')"
+                     ).to_pylist() == [{"n": 1}]
+    finally:
+        server.stop()
