@@ -13,5 +13,6 @@ void RegisterDateTimeFormatFunctions(FunctionRegistry* r);
 void RegisterDateTimeMoreFunctions(FunctionRegistry* r);
 void RegisterNumericFormatFunctions(FunctionRegistry* r);
 void RegisterSystemFunctions(FunctionRegistry* r);
+void RegisterArrayFunctions(FunctionRegistry* r);
 
 }  // namespace quiver

@@ -62,6 +62,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterDateTimeMoreFunctions(r);
     RegisterNumericFormatFunctions(r);
     RegisterSystemFunctions(r);
+    RegisterArrayFunctions(r);
     return r;
   }();
   return *registry;

@@ -7,6 +7,7 @@ const TableFunctionRegistry& TableFunctionRegistry::Get() {
   static const TableFunctionRegistry* registry = [] {
     auto* r = new TableFunctionRegistry();
     RegisterGenerateSeries(r);
+    RegisterUnnest(r);
     return r;
   }();
   return *registry;

@@ -46,6 +46,11 @@ struct TableFunction {
   std::function<Result<std::unique_ptr<TableFunctionCursor>>(
       const std::vector<Value>& args, const std::vector<TypeRef>& column_types)>
       start;
+  // Instead of `start`, for functions over arrays (which a Value cannot
+  // hold): each argument as an array of one slot.
+  std::function<Result<std::unique_ptr<TableFunctionCursor>>(
+      const std::vector<ArrayRef>& args, const std::vector<TypeRef>& column_types)>
+      start_slots;
   bool strict = true;
 };
 
@@ -75,5 +80,6 @@ class TableFunctionRegistry {
 
 // Registration, one call per source file.
 void RegisterGenerateSeries(TableFunctionRegistry* r);
+void RegisterUnnest(TableFunctionRegistry* r);  // functions/array_functions.cc
 
 }  // namespace quiver

@@ -295,6 +295,48 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
     }
     case ExprKind::kCoalesce:
       return BindCoalesce(e);
+    case ExprKind::kArray: {
+      // ARRAY[a, b, ...]: the elements unified as a CASE's results are.
+      if (e.children.empty()) {
+        return Status::Invalid("cannot determine type of empty array")
+            .WithSqlState(sqlstate::kIndeterminateDatatype)
+            .WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
+            .WithPosition(e.location);
+      }
+      std::vector<ExprPtr> args;
+      for (const auto& c : e.children) {
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+        args.push_back(std::move(b));
+      }
+      QUIVER_RETURN_NOT_OK(Unify(&args, "ARRAY", e.location));
+      auto r = MakeFunction("__array_construct", std::move(args), false);
+      if (!r.ok()) return r.status().WithPosition(e.location);
+      (*r)->alias = "array";
+      return r;
+    }
+    case ExprKind::kSubscript: {
+      // a[i] and slices (functions/array_functions.cc); subscripts are integers.
+      std::vector<ExprPtr> args;
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr base, Bind(*e.children[0]));
+      const std::string alias = base->alias;
+      args.push_back(std::move(base));
+      for (size_t i = 1; i < e.children.size(); ++i) {
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*e.children[i]));
+        const DataType& t = *b->return_type;
+        if (!b->unknown_literal && t.id != TypeId::kNull && !IsIntegerType(t)) {
+          return Status::TypeError("array subscript must have type integer")
+              .WithSqlState(sqlstate::kDatatypeMismatch)
+              .WithPosition(e.children[i]->location);
+        }
+        QUIVER_ASSIGN_OR_RAISE(b, CastTo(std::move(b), int32(), e.children[i]->location, true));
+        args.push_back(std::move(b));
+      }
+      const std::string fn = e.name == "index" ? "__array_subscript" : "__array_" + e.name;
+      auto r = MakeFunction(fn, std::move(args), false);
+      if (!r.ok()) return r.status().WithPosition(e.location);
+      (*r)->alias = alias;
+      return r;
+    }
     case ExprKind::kGreatest:
       return BindGreatest(e);
     case ExprKind::kSubquery:
@@ -428,6 +470,48 @@ Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
     args.push_back(std::move(b));
   }
   std::string op = e.name;
+  const auto is_list = [](const ExprPtr& x) { return x->return_type->id == TypeId::kList; };
+  if (args.size() == 2 && (op.rfind("__any_", 0) == 0 || op.rfind("__all_", 0) == 0)) {
+    // x op ANY/ALL (array): an untyped literal on either side takes the
+    // other side's type ('{1,2}' an array of x's type).
+    if (args[1]->unknown_literal && !args[0]->unknown_literal && !is_list(args[0]) &&
+        args[0]->return_type->id != TypeId::kNull) {
+      QUIVER_ASSIGN_OR_RAISE(args[1], CastTo(std::move(args[1]), ArrayOf(args[0]->return_type), e.location, true));
+    }
+    if (args[0]->unknown_literal && is_list(args[1])) {
+      QUIVER_ASSIGN_OR_RAISE(args[0], CastTo(std::move(args[0]), ArrayElementType(*args[1]->return_type), e.location, true));
+    }
+    return BindOperatorCall(op, std::move(args), e.location);
+  }
+  if (args.size() == 2 && (is_list(args[0]) || is_list(args[1])) &&
+      (op == "||" || op == "@>" || op == "<@" || op == "&&")) {
+    // Array operators: an untyped literal or NULL takes the other side's array type.
+    for (int i = 0; i < 2; ++i) {
+      ExprPtr& x = args[static_cast<size_t>(i)];
+      const ExprPtr& other = args[static_cast<size_t>(1 - i)];
+      if ((x->unknown_literal || x->return_type->id == TypeId::kNull) && is_list(other)) {
+        QUIVER_ASSIGN_OR_RAISE(x, CastTo(std::move(x), other->return_type, e.location, true));
+      }
+    }
+    const bool l = is_list(args[0]), r = is_list(args[1]);
+    const std::string fn = op == "@>"   ? "__array_contains"
+                           : op == "<@" ? "__array_contained"
+                           : op == "&&" ? "__array_overlap"
+                           : l && r     ? "array_cat"
+                           : l          ? "array_append"
+                                        : "array_prepend";
+    const std::string types = PgTypeName(*args[0]->return_type) + " " + op + " " + PgTypeName(*args[1]->return_type);
+    auto res = MakeFunction(fn, std::move(args), false);
+    if (!res.ok()) {
+      if (res.status().SqlState() != std::string(sqlstate::kDatatypeMismatch)) return res.status().WithPosition(e.location);
+      return Status::TypeError("operator does not exist: {}", types)
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+          .WithPosition(e.location);
+    }
+    (*res)->alias = "?column?";
+    return res;
+  }
   if (op == "||" && args.size() == 2) {
     // jsonb || jsonb merges values (a jsonb operator); concatenating their
     // text would be wrong.
@@ -508,7 +592,13 @@ Result<ExprPtr> ExpressionBinder::BindBoolTest(const ParsedExpr& e) {
 }
 
 Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
-  QUIVER_ASSIGN_OR_RAISE(ExprPtr x, Bind(*e.children[0]));
+  ExprPtr x;
+  if (e.children[0]->kind == ExprKind::kArray && e.children[0]->children.empty() && e.type_name.is_array) {
+    // ARRAY[]::T[]: an empty array (of text, cast below).
+    QUIVER_ASSIGN_OR_RAISE(x, MakeFunction("__array_construct", {}, false));
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(x, Bind(*e.children[0]));
+  }
   auto to_r = TypeFromSqlName(e.type_name.name, e.type_name.modifiers);
   if (!to_r.ok())
     return to_r.status().WithPosition(e.type_name.location >= 0 ? e.type_name.location
@@ -840,11 +930,9 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   const bool is_aggregate =
       reg.HasAggregate(name) || (name == "count") || IsJsonAggregate(name);
   if (name == "grouping" && !is_aggregate && !e.has_window) return BindGrouping(e);
-  if (name == "array_agg") {
-    return Status::Unsupported(
-               "array_agg (arrays are not a result type yet; string_agg(x::text, ',' ORDER BY "
-               "...) gives the values in order as text)")
-        .WithPosition(e.location);
+  if (name == "array_agg" && e.distinct) {
+    // The DISTINCT machinery drops NULLs (as count(DISTINCT) must); array_agg keeps them.
+    return Status::Unsupported("array_agg(DISTINCT ...)").WithSqlState(sqlstate::kFeatureNotSupported).WithPosition(e.location);
   }
   if (e.has_window && IsJsonAggregate(name)) {
     return Status::Unsupported("{} as a window function", name).WithPosition(e.location);
@@ -916,6 +1004,11 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
       return Status::Unsupported(
                  "{} outside FROM (as a table function in FROM it takes constant arguments)",
                  name)
+          .WithPosition(e.location);
+    }
+    if (name == "unnest") {
+      return Status::Unsupported("unnest in the select list (use it in FROM: SELECT u FROM t, unnest(t.a) AS u)")
+          .WithSqlState(sqlstate::kFeatureNotSupported)
           .WithPosition(e.location);
     }
     if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
@@ -1059,7 +1152,7 @@ Status ExpressionBinder::CheckAggregateOrder(const ParsedExpr& e, const std::str
       }
     }
   }
-  if (name == "string_agg") return Status::OK();
+  if (name == "string_agg" || name == "array_agg") return Status::OK();
   if (OrderInsensitive(name)) {
     order_keys->clear();
     return Status::OK();

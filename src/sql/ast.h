@@ -50,6 +50,9 @@ enum class ExprKind : int8_t {
   kSubquery,       // subquery_kind; children[0] = tested expression for ANY/ALL/IN
   kValueFunction,  // CURRENT_DATE, CURRENT_TIMESTAMP, ... (name)
   kRow,            // ROW(a, b) / (a, b)
+  kArray,          // ARRAY[children...]
+  kSubscript,      // children[0][children[1]] (name "index"), or a slice: name "slice"
+                   // ([lo:hi]), "slice_from" ([lo:]), "slice_to" ([:hi]), "slice_all" ([:])
 };
 
 enum class LiteralKind : int8_t { kNull, kInteger, kNumeric, kString, kBool };

@@ -337,6 +337,10 @@ std::string ParsedExpr::ToString() const {
       return "?column?";
     case ExprKind::kRow:
       return "row";
+    case ExprKind::kArray:
+      return "array";
+    case ExprKind::kSubscript:
+      return children.empty() ? "?column?" : children[0]->ToString();
     default:
       return "?column?";
   }

@@ -202,8 +202,17 @@ Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
       return e;
     }
     case pg_query::AEXPR_OP_ANY:
-    case pg_query::AEXPR_OP_ALL:
-      return UnsupportedAt(loc, "ANY/ALL over arrays (use IN or a subquery)");
+    case pg_query::AEXPR_OP_ALL: {
+      // x op ANY/ALL (array): an operator over the element comparisons
+      // (functions/array_functions.cc), for the comparison operators.
+      std::string cmp = op == "!=" ? "<>" : op;
+      if (cmp != "=" && cmp != "<>" && cmp != "<" && cmp != "<=" && cmp != ">" && cmp != ">=") {
+        return UnsupportedAt(loc, "operator " + op + " with ANY/ALL over an array");
+      }
+      QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kOperator));
+      e->name = (a.kind() == pg_query::AEXPR_OP_ANY ? "__any_" : "__all_") + cmp;
+      return e;
+    }
     case pg_query::AEXPR_DISTINCT: {
       QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kIsDistinct));
       return e;
@@ -533,10 +542,49 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
       }
       return TransformExpr(c.arg());
     }
-    case pg_query::Node::kAIndirection:
-      return UnsupportedAt(-1, "array subscripts and field selection");
-    case pg_query::Node::kAArrayExpr:
-      return UnsupportedAt(node.a_array_expr().location(), "ARRAY constructors");
+    case pg_query::Node::kAIndirection: {
+      // a[i], a[i:j], a[:j], a[i:], a[:] (one kSubscript per step, named
+      // "index", "slice", "slice_to", "slice_from", "slice_all"; children:
+      // the array, then the bounds given). Field selection is not there yet.
+      const auto& ind = node.a_indirection();
+      QUIVER_ASSIGN_OR_RAISE(auto base, TransformExpr(ind.arg()));
+      for (const auto& step : ind.indirection()) {
+        if (!step.has_a_indices()) return UnsupportedAt(base->location, "field selection ((record).field)");
+        const auto& ix = step.a_indices();
+        auto e = std::make_unique<ParsedExpr>(ExprKind::kSubscript, base->location);
+        e->children.push_back(std::move(base));
+        if (!ix.is_slice()) {
+          e->name = "index";
+          QUIVER_ASSIGN_OR_RAISE(auto u, TransformExpr(ix.uidx()));
+          e->children.push_back(std::move(u));
+        } else {
+          const bool lo = ix.has_lidx(), hi = ix.has_uidx();
+          e->name = lo && hi ? "slice" : lo ? "slice_from" : hi ? "slice_to" : "slice_all";
+          if (lo) {
+            QUIVER_ASSIGN_OR_RAISE(auto l, TransformExpr(ix.lidx()));
+            e->children.push_back(std::move(l));
+          }
+          if (hi) {
+            QUIVER_ASSIGN_OR_RAISE(auto u, TransformExpr(ix.uidx()));
+            e->children.push_back(std::move(u));
+          }
+        }
+        base = std::move(e);
+      }
+      return base;
+    }
+    case pg_query::Node::kAArrayExpr: {
+      // ARRAY[a, b, ...]; an inner [..] (ARRAY[[1,2],[3,4]]) is a second
+      // dimension, which Quiver's arrays have not.
+      const auto& arr = node.a_array_expr();
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kArray, arr.location());
+      for (const auto& x : arr.elements()) {
+        if (x.has_a_array_expr()) return UnsupportedAt(x.a_array_expr().location(), "multidimensional arrays");
+        QUIVER_ASSIGN_OR_RAISE(auto c, TransformExpr(x));
+        e->children.push_back(std::move(c));
+      }
+      return e;
+    }
     case pg_query::Node::kGroupingFunc: {
       // grouping(a, b): a function call named "grouping" (GROUPING is a
       // reserved word, so no user call reaches the binder under that name).

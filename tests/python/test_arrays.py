@@ -210,3 +210,112 @@ def test_create_table_with_array_columns(quiver_bin, pg):
     assert table.schema.field("xs").type == pa.list_(pa.int32())
     assert table.column("ts").to_pylist() == [["a", "b c"], [], [None, ""]]
 
+
+# Array SQL against PostgreSQL 15: constructors, subscripts and slices,
+# functions, operators, ANY / ALL, unnest and array_agg over a table with
+# empty arrays, NULL arrays, NULL elements and quoted / Unicode text.
+ARRAY_SETUP = """
+CREATE TABLE ta (id int, xs int[], ts text[], n int);
+INSERT INTO ta VALUES
+  (1, '{1,2,3}', '{a,"b c",d}', 2),
+  (2, '{}', '{}', 1),
+  (3, NULL, NULL, NULL),
+  (4, '{NULL,5,NULL}', '{NULL,"",x}', 0),
+  (5, '{7,7,8}', '{"naïve","q\\"t","{}"}', 5),
+  (6, '{-1}', '{é}', -1);
+"""
+
+ARRAY_QUERIES = [
+    # constructors
+    "SELECT id, ARRAY[id, n]::text, ARRAY[id, NULL, 3]::text FROM ta",
+    "SELECT ARRAY[1.5, 2.5]::text, ARRAY['a', 'b c']::text, ARRAY[NULL]::text, ARRAY[]::int[]::text",
+    "SELECT ARRAY[1, '2']::text, ARRAY[true, NULL]::text, ARRAY['x'::text, NULL]::text",
+    # subscripts and slices (1-based, NULL / empty out of range)
+    "SELECT id, xs[1], xs[3], xs[0], xs[-1], xs[4], ts[2], xs[n] FROM ta",
+    "SELECT id, xs[2:3]::text, xs[:2]::text, xs[2:]::text, xs[:]::text, xs[0:10]::text, xs[3:2]::text FROM ta",
+    "SELECT id, (ARRAY[10,20,30])[id], (ARRAY['p','q'])[2] FROM ta",
+    # sizes and search
+    "SELECT id, array_length(xs, 1), array_length(xs, 2), cardinality(xs), cardinality(ts) FROM ta",
+    "SELECT id, array_position(xs, 7), array_position(xs, NULL), array_position(ts, 'x'), array_position(xs, 7, 2) FROM ta",
+    # append, prepend, cat and ||
+    "SELECT id, array_append(xs, n)::text, array_prepend(n, xs)::text, array_cat(xs, xs)::text FROM ta",
+    "SELECT id, (xs || n)::text, (n || xs)::text, (xs || xs)::text, (xs || '{9}')::text, (ts || 'z'::text)::text FROM ta",
+    "SELECT id, array_append(NULL::int[], 1)::text, array_cat(NULL::int[], xs)::text, (xs || NULL::int[])::text FROM ta",
+    # text
+    "SELECT id, array_to_string(xs, ','), array_to_string(xs, '-', '*'), array_to_string(ts, '|') FROM ta",
+    "SELECT string_to_array('a,b,,c', ',')::text, string_to_array('abc', NULL)::text, string_to_array('', ',')::text, string_to_array('a b', '')::text, string_to_array('x,NA,y', ',', 'NA')::text",
+    "SELECT id, string_to_array(array_to_string(ts, ','), ',')::text FROM ta",
+    # ANY / ALL
+    "SELECT id, n = ANY(xs), n <> ALL(xs), 7 = ANY(xs), 7 < ALL(xs), NULL::int = ANY(xs), n > ANY('{1,2}') FROM ta",
+    "SELECT id FROM ta WHERE 2 = ANY(xs) OR 'x' = ANY(ts)",
+    "SELECT id, 'a' = ANY(ts), 'zz' <> ALL(ts) FROM ta",
+    # containment and overlap
+    "SELECT id, xs @> ARRAY[7], xs <@ ARRAY[1,2,3,7,8], xs && ARRAY[3,5], ts @> '{}', xs @> ARRAY[NULL::int] FROM ta",
+    # unnest in FROM, WITH ORDINALITY, LATERAL over a column
+    "SELECT u FROM unnest(ARRAY[3,1,NULL]) AS u",
+    "SELECT u, o FROM unnest(ARRAY['a','b c']) WITH ORDINALITY AS t(u, o)",
+    "SELECT ta.id, u FROM ta, unnest(ta.xs) AS u",
+    "SELECT ta.id, u.v, u.k FROM ta CROSS JOIN LATERAL unnest(ta.ts) WITH ORDINALITY AS u(v, k)",
+    "SELECT ta.id, u FROM ta LEFT JOIN LATERAL unnest(ta.xs) AS u ON true",
+    # array_agg, with ORDER BY, DISTINCT and FILTER
+    "SELECT array_agg(id ORDER BY id)::text, array_agg(n ORDER BY n DESC NULLS LAST)::text FROM ta",
+    "SELECT n % 2 AS g, array_agg(id ORDER BY id DESC)::text FROM ta WHERE n IS NOT NULL GROUP BY 1",
+    "SELECT array_agg(id ORDER BY id) FILTER (WHERE id > 3)::text FROM ta",
+    "SELECT array_agg(t ORDER BY t)::text FROM (VALUES ('b'), (NULL), ('a c')) v(t)",
+    "SELECT array_agg(id ORDER BY id)::text FROM ta WHERE id > 100",
+    "SELECT cardinality(array_agg(id)) FROM ta",
+    # arrays in CTAS and back, casts between element types
+    "SELECT id, xs::bigint[]::text, xs::text[]::text, ts::text FROM ta",
+]
+
+ARRAY_ERRORS = [
+    "SELECT ARRAY[]",
+    "SELECT ARRAY[1, 'x']",
+    "SELECT xs['a'] FROM ta",
+    "SELECT 1 = ANY(5)",
+    "SELECT array_length(5, 1)",
+    "SELECT ARRAY[1] || ARRAY['a']",
+]
+
+ARRAY_REFUSED = [
+    ("SELECT ARRAY[[1,2],[3,4]]", "multidimensional"),
+    ("SELECT ARRAY[ARRAY[1,2], ARRAY[3,4]]", "multidimensional"),
+    ("SELECT array_agg(xs) FROM ta", "multidimensional"),
+    ("SELECT xs, count(*) FROM ta GROUP BY xs", "GROUP BY"),
+    ("SELECT array_agg(DISTINCT n) FROM ta", "array_agg(DISTINCT"),
+    ("SELECT unnest(xs) FROM ta", "unnest in the select list"),
+]
+
+
+@pytest.fixture(scope="module")
+def pga(pg):
+    pg.execute("DROP TABLE IF EXISTS ta;" + ARRAY_SETUP)
+    return pg
+
+
+@pytest.mark.parametrize("sql", ARRAY_QUERIES)
+def test_array_sql_matches_postgres(quiver_bin, pga, sql):
+    ours = pg_oracle.quiver_rows(quiver_bin, ARRAY_SETUP + sql)
+    pg_oracle.assert_same_rows(ours, pga.query(sql), sql)
+
+
+@pytest.mark.parametrize("sql", ARRAY_ERRORS)
+def test_array_errors_match_postgres(pga, run_quiver, sql):
+    code = pga.sqlstate(sql)
+    assert code is not None, f"PostgreSQL accepts {sql}"
+    assert quiver_error(run_quiver, ARRAY_SETUP + sql)["sqlstate"] == code, sql
+
+
+@pytest.mark.parametrize("sql,what", ARRAY_REFUSED)
+def test_array_refusals(run_quiver, sql, what):
+    err = quiver_error(run_quiver, ARRAY_SETUP + sql)
+    assert err["sqlstate"] == "0A000" and what in err["error"], err
+
+
+def test_array_results_keep_arrow_list_types(quiver_bin):
+    table = arrow_result(quiver_bin, ARRAY_SETUP + """
+        SELECT ARRAY[id, n] AS a, array_agg(id) OVER () AS w, ts[1:2] AS s FROM ta WHERE id = 1""")
+    assert table.schema.field("a").type == pa.list_(pa.int32())
+    assert table.schema.field("s").type == pa.list_(pa.string())
+    assert table.column("a").to_pylist() == [[1, 2]]
+    assert table.column("s").to_pylist() == [["a", "b c"]]

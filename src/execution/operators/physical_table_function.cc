@@ -63,14 +63,25 @@ Result<OperatorResult> PhysicalTableFunction::Execute(ExecutionContext& ctx, Dat
   while (s.row < input.num_rows) {
     if (s.cursor == nullptr) {
       std::vector<Value> values;
+      std::vector<ArrayRef> slots;  // for start_slots: each argument as an array of one slot
       bool has_null = false;
+      const bool by_slots = static_cast<bool>(function_->function->start_slots);
       for (const auto& a : s.args) {
-        values.push_back(ValueFromArray(*a.ref.array, a.ref.index(s.row)));
-        has_null |= values.back().is_null();
+        const int64_t slot = a.ref.index(s.row);
+        has_null |= a.ref.array->IsNull(slot);
+        if (by_slots) {
+          slots.push_back(a.ref.array->Slice(slot, 1));
+        } else {
+          values.push_back(ValueFromArray(*a.ref.array, slot));
+        }
       }
       s.ordinal = 0;
       if (!(has_null && function_->function->strict)) {
-        QUIVER_ASSIGN_OR_RAISE(s.cursor, function_->function->start(values, function_->column_types));
+        if (by_slots) {
+          QUIVER_ASSIGN_OR_RAISE(s.cursor, function_->function->start_slots(slots, function_->column_types));
+        } else {
+          QUIVER_ASSIGN_OR_RAISE(s.cursor, function_->function->start(values, function_->column_types));
+        }
       }
     }
     std::vector<ArrayRef> columns;
