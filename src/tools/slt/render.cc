@@ -9,6 +9,8 @@
 #include <cstring>
 #include <memory>
 
+#include "functions/cast.h"
+
 namespace quiver::slt {
 namespace {
 
@@ -114,9 +116,16 @@ std::vector<std::string> RenderResult(const QueryResult& result, const std::stri
   values.reserve(static_cast<size_t>(result.num_rows()) * types.size());
   for (const RecordBatchRef& batch : result.batches) {
     const int columns = batch->num_columns();
+    // Arrays have no Value: rendered as their PostgreSQL text.
+    std::vector<ArrayRef> cols = batch->columns();
+    for (auto& col : cols) {
+      if (col->type->id != TypeId::kList) continue;
+      auto text = CastArray(col, utf8(), DefaultMemoryPool());
+      if (text.ok()) col = *text;
+    }
     for (int64_t row = 0; row < batch->num_rows(); ++row) {
       for (int c = 0; c < columns; ++c) {
-        values.push_back(RenderValue(ValueFromArray(*batch->column(c), row), types[c]));
+        values.push_back(RenderValue(ValueFromArray(*cols[static_cast<size_t>(c)], row), types[c]));
       }
     }
   }
