@@ -5,6 +5,7 @@
 
 #include "catalog/table_store.h"
 #include "columnar/batch_util.h"
+#include "columnar/builder.h"
 
 namespace quiver {
 
@@ -91,7 +92,67 @@ class MemoryScanPlan final : public ScanPlan {
   std::vector<int> columns_;
 };
 
+// PositionedTable's scan: the requested columns, the position column
+// (index `width`) computed from the batch's first position.
+class PositionedScanPlan final : public ScanPlan {
+ public:
+  PositionedScanPlan(SchemaRef schema, std::vector<RecordBatchRef> batches,
+                     std::vector<int64_t> starts, std::vector<int> columns, int width)
+      : schema_(std::move(schema)),
+        batches_(std::move(batches)),
+        starts_(std::move(starts)),
+        columns_(std::move(columns)),
+        width_(width) {}
+  SchemaRef schema() const override { return schema_; }
+  int64_t num_units() const override { return static_cast<int64_t>(batches_.size()); }
+  Result<RecordBatchRef> ReadUnit(int64_t unit) override {
+    const RecordBatchRef& b = batches_[static_cast<size_t>(unit)];
+    std::vector<ArrayRef> cols;
+    for (int c : columns_) {
+      if (c != width_) {
+        cols.push_back(b->column(c));
+        continue;
+      }
+      Int64Builder positions(int64());
+      const int64_t start = starts_[static_cast<size_t>(unit)];
+      for (int64_t r = 0; r < b->num_rows(); ++r) QUIVER_RETURN_NOT_OK(positions.Append(start + r));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, positions.Finish());
+      cols.push_back(std::move(a));
+    }
+    counters().units_read++;
+    counters().rows_read += b->num_rows();
+    return RecordBatch::Make(schema_, b->num_rows(), std::move(cols));
+  }
+
+ private:
+  SchemaRef schema_;
+  std::vector<RecordBatchRef> batches_;
+  std::vector<int64_t> starts_;
+  std::vector<int> columns_;
+  int width_;
+};
+
 }  // namespace
+
+PositionedTable::PositionedTable(std::shared_ptr<const MemoryTable> table, TableVersionRef version)
+    : table_(std::move(table)), version_(std::move(version)) {
+  std::vector<FieldRef> fields = table_->schema()->fields;
+  fields.push_back(field("ctid", int64(), false));
+  schema_ = quiver::schema(std::move(fields));
+  int64_t at = 0;
+  for (const auto& b : version_->batches) {
+    starts_.push_back(at);
+    at += b->num_rows();
+  }
+}
+
+Result<std::unique_ptr<ScanPlan>> PositionedTable::Plan(const ScanRequest& request) const {
+  auto plan = std::make_unique<PositionedScanPlan>(ScanSchema(schema_, request.columns),
+                                                   version_->batches, starts_, request.columns,
+                                                   table_->schema()->num_fields());
+  plan->counters().units_total = static_cast<int64_t>(version_->batches.size());
+  return std::unique_ptr<ScanPlan>(std::move(plan));
+}
 
 MemoryTable::MemoryTable(std::string name, SchemaRef schema,
                          std::shared_ptr<const TableConstraints> constraints)

@@ -111,4 +111,27 @@ class MemoryTable final : public TableSource {
   TableVersionRef version_;  // GUARDED_BY(mu_)
 };
 
+// One version of a memory table's rows with each row's position (0-based,
+// in the version's order) as a last bigint column: what UPDATE ... FROM and
+// DELETE ... USING scan, so that their sink, which sees a target row once
+// per source row it joins, can tell the rows apart and write each once, by
+// position (PostgreSQL's ctid).
+class PositionedTable final : public TableSource {
+ public:
+  PositionedTable(std::shared_ptr<const MemoryTable> table, TableVersionRef version);
+  const std::string& name() const override { return table_->name(); }
+  SchemaRef schema() const override { return schema_; }
+  int64_t EstimatedRows() const override { return version_->num_rows; }
+  // Every batch of the version (no pruning: positions count them all).
+  Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const override;
+  std::string Describe() const override { return "memory table with row positions"; }
+  const TableVersionRef& version() const { return version_; }
+
+ private:
+  std::shared_ptr<const MemoryTable> table_;
+  TableVersionRef version_;
+  SchemaRef schema_;
+  std::vector<int64_t> starts_;  // per batch: the position of its first row
+};
+
 }  // namespace quiver

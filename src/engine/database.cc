@@ -448,13 +448,26 @@ struct Database::Impl {
     return r.Row(0)[0].integer();
   }
 
+  // An INSERT / UPDATE / DELETE: its command tag ("INSERT 0 n" is `prefix`
+  // then n), and with RETURNING its rows, one per row counted.
+  Result<QueryResult> RunDml(BoundQuery q, plan::BindState* state, bool returning,
+                             const std::string& prefix) {
+    if (!returning) {
+      QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), state));
+      return Command(prefix + std::to_string(n), n);
+    }
+    QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), state, false));
+    r.rows_affected = r.num_rows();
+    r.command_tag = prefix + std::to_string(r.rows_affected);
+    return r;
+  }
+
   Result<QueryResult> ExecuteInsert(const sql::InsertStatement& s,
                                     const std::vector<Value>& params) {
     plan::BindState state = NewBindState(params);
     plan::Binder binder(&state);
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindInsert(s));
-    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
-    return Command(fmt::format("INSERT 0 {}", n), n);
+    return RunDml(std::move(q), &state, !s.returning.empty(), "INSERT 0 ");
   }
 
   Result<QueryResult> ExecuteUpdate(const sql::UpdateStatement& s,
@@ -462,8 +475,7 @@ struct Database::Impl {
     plan::BindState state = NewBindState(params);
     plan::Binder binder(&state);
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindUpdate(s));
-    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
-    return Command(fmt::format("UPDATE {}", n), n);
+    return RunDml(std::move(q), &state, !s.returning.empty(), "UPDATE ");
   }
 
   Result<QueryResult> ExecuteDelete(const sql::DeleteStatement& s,
@@ -471,8 +483,7 @@ struct Database::Impl {
     plan::BindState state = NewBindState(params);
     plan::Binder binder(&state);
     QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindDelete(s));
-    QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
-    return Command(fmt::format("DELETE {}", n), n);
+    return RunDml(std::move(q), &state, !s.returning.empty(), "DELETE ");
   }
 
   Result<QueryResult> ExecuteCreateTable(const sql::CreateTableStatement& s,
@@ -1002,6 +1013,23 @@ Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& 
     p->schema_ = schema(std::move(fields));
   } else if (stmt.kind == sql::StatementKind::kExplain) {
     p->schema_ = schema({field("QUERY PLAN", utf8(), false)});
+  } else if (sql::ReturnsRows(stmt)) {
+    // INSERT / UPDATE / DELETE ... RETURNING: bound (nothing runs) for the
+    // result's columns.
+    p->returns_rows_ = true;
+    std::shared_ptr<Transaction> txn = impl_->SessionOf(options)->transaction();
+    CatalogScope catalog_scope(txn != nullptr ? txn->catalog() : &catalog_);
+    plan::BindState state;
+    state.catalog = impl_->Cat();
+    state.parameters.assign(static_cast<size_t>(p->num_parameters_), Value::Null(null()));
+    state.file_policy = options.file_policy.get();
+    QUIVER_ASSIGN_OR_RAISE(BoundQuery q, impl_->BindExplained(stmt, &state));
+    std::vector<FieldRef> fields;
+    for (size_t i = 0; i < q.names.size(); ++i) {
+      fields.push_back(
+          field(q.names[i], q.types[i]->id == TypeId::kNull ? utf8() : q.types[i]));
+    }
+    p->schema_ = schema(std::move(fields));
   }
   return p;
 }

@@ -28,6 +28,7 @@
 // scan, so the projection sees each row of the table exactly once.
 #include <map>
 
+#include "catalog/memory_table.h"
 #include "catalog/table_constraints.h"
 #include "columnar/extension_type.h"
 #include "functions/cast.h"
@@ -186,20 +187,79 @@ Status Binder::CheckTableExpressions(const MemoryTable& table) {
 }
 
 BoundQuery Binder::FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
-                                      LogicalOpPtr rows) {
+                                      LogicalOpPtr rows, BoundQuery returning) {
   auto op = std::make_unique<LogicalModifyTable>(type, std::move(table));
   op->table_index = state_->NewTableIndex();
   op->children.push_back(std::move(rows));
+  op->returning = returning.types;
   BoundQuery q;
   q.plan = std::move(op);
-  q.names = {"count"};
-  q.types = {int64()};
+  if (returning.types.empty()) {
+    q.names = {"count"};
+    q.types = {int64()};
+  } else {
+    q.names = std::move(returning.names);
+    q.types = std::move(returning.types);
+  }
   return q;
 }
 
+Status Binder::BindReturning(const sql::ReturningList& list, size_t keep, LogicalOpPtr* rows,
+                             BoundQuery* out) {
+  if (list.empty()) return Status::OK();
+  std::vector<ExprPtr> items;
+  for (size_t i = 0; i < list.targets.size(); ++i) {
+    const sql::ParsedExpr& t = *list.targets[i];
+    if (t.kind == sql::ExprKind::kStar) {
+      // `*` / `t.*`: the columns of the tables in scope, as SELECT * lists them.
+      const std::string qualifier = t.names.empty() ? "" : t.names.back();
+      bool found = qualifier.empty();
+      for (const ScopeTable& table : scope_) {
+        if (!qualifier.empty() && !IdentifierEquals(table.alias, qualifier)) continue;
+        found = true;
+        for (size_t c = 0; c < table.names.size(); ++c) {
+          if (qualifier.empty() && table.hidden[c]) continue;
+          items.push_back(MakeColumnRef(table.bindings[c], table.types[c], table.names[c]));
+          out->names.push_back(table.names[c]);
+        }
+      }
+      if (!found) {
+        return Status::KeyError("missing FROM-clause entry for table \"{}\"", qualifier)
+            .WithSqlState(sqlstate::kUndefinedTable)
+            .WithPosition(t.location);
+      }
+      continue;
+    }
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kReturning);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(t));
+    if (e->return_type->id == TypeId::kNull) {
+      // An untyped NULL or literal comes back as text, as PostgreSQL's unknown resolves.
+      QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), utf8(), t.location,
+                                                         /*explicit_cast=*/true));
+    }
+    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, rows));
+    out->names.push_back(list.aliases[i].empty() ? t.ToString() : list.aliases[i]);
+    items.push_back(std::move(e));
+  }
+  // The subqueries' joins keep every row of *rows and its bindings.
+  const auto bindings = (*rows)->GetColumnBindings();
+  const auto types = (*rows)->GetTypes();
+  std::vector<ExprPtr> exprs;
+  for (size_t b = 0; b < keep; ++b) exprs.push_back(MakeColumnRef(bindings[b], types[b]));
+  for (size_t i = 0; i < items.size(); ++i) {
+    out->types.push_back(items[i]->return_type);
+    items[i]->alias = out->names[i];
+    exprs.push_back(std::move(items[i]));
+  }
+  *rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(*rows));
+  return Status::OK();
+}
+
 Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
-                                      const std::vector<int>& mapping, bool explicit_casts) {
+                                      const std::vector<int>& mapping, bool explicit_casts,
+                                      const sql::InsertStatement* statement) {
   const SchemaRef target = table->schema();
+  const int rows_index = state_->NewTableIndex();
   const auto bindings = source.plan->GetColumnBindings();
   std::vector<ExprPtr> exprs;
   for (int c = 0; c < target->num_fields(); ++c) {
@@ -226,10 +286,26 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
     e->alias = target->field(c)->name;
     exprs.push_back(std::move(e));
   }
-  LogicalOpPtr rows =
-      MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(source.plan));
+  LogicalOpPtr rows = MakeProjection(rows_index, std::move(exprs), std::move(source.plan));
+  BoundQuery returning;
+  if (statement != nullptr && !statement->returning.empty()) {
+    // RETURNING reads the rows as inserted (defaults filled, values cast):
+    // the target, by its alias if it has one, over the projection's outputs.
+    ScopeTable st;
+    st.alias = statement->alias.empty() ? table->name() : statement->alias;
+    for (int c = 0; c < target->num_fields(); ++c) {
+      st.names.push_back(target->field(c)->name);
+      st.types.push_back(target->field(c)->type);
+      st.bindings.push_back({rows_index, c});
+      st.hidden.push_back(false);
+    }
+    QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(st), statement->table_location));
+    QUIVER_RETURN_NOT_OK(BindReturning(
+        statement->returning, static_cast<size_t>(target->num_fields()), &rows, &returning));
+  }
   QUIVER_ASSIGN_OR_RAISE(rows, AddCheckColumns(*table, std::move(rows)));
-  return FinishModification(LogicalOpType::kInsert, std::move(table), std::move(rows));
+  return FinishModification(LogicalOpType::kInsert, std::move(table), std::move(rows),
+                            std::move(returning));
 }
 
 Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
@@ -283,7 +359,7 @@ Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
     // INSERT INTO t SELECT fewer columns: the remaining ones are NULL.
     for (size_t i = q.types.size(); i < mapping.size(); ++i) mapping[i] = -1;
   }
-  return PlanInsert(std::move(table), std::move(q), mapping);
+  return PlanInsert(std::move(table), std::move(q), mapping, false, &s);
 }
 
 Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
@@ -328,10 +404,11 @@ Result<BoundQuery> Binder::BindCopyFrom(std::shared_ptr<MemoryTable> table,
 }
 
 Result<Binder::ModifiedTable> Binder::BindModifiedTable(const std::string& name, int location,
+                                                        const sql::Alias& alias,
                                                         const sql::ParsedExpr* where) {
   ModifiedTable m;
   QUIVER_ASSIGN_OR_RAISE(m.table, BindTargetTable(name, location, false));
-  QUIVER_ASSIGN_OR_RAISE(m.plan, MakeGet(m.table, sql::Alias{}, name, location));
+  QUIVER_ASSIGN_OR_RAISE(m.plan, MakeGet(m.table, alias, name, location));
   const SchemaRef schema = m.table->schema();
   const auto bindings = m.plan->GetColumnBindings();
   for (int c = 0; c < schema->num_fields(); ++c) {
@@ -354,10 +431,128 @@ Result<Binder::ModifiedTable> Binder::BindModifiedTable(const std::string& name,
   return m;
 }
 
+Result<BoundQuery> Binder::BindModifiedReturning(const MemoryTable& table, const sql::Alias& alias,
+                                                 const sql::ReturningList& list, int rows_index,
+                                                 LogicalOpPtr* rows) {
+  BoundQuery out;
+  if (list.empty()) return out;
+  // A scope of its own: the target (by its alias) over `rows`' first
+  // outputs, the row as written or deleted, rather than the scan's columns.
+  Binder scope(state_);
+  ScopeTable st;
+  st.alias = alias.empty() ? table.name() : alias.name;
+  const SchemaRef schema = table.schema();
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    st.names.push_back(schema->field(c)->name);
+    st.types.push_back(schema->field(c)->type);
+    st.bindings.push_back({rows_index, c});
+    st.hidden.push_back(false);
+  }
+  QUIVER_RETURN_NOT_OK(scope.AddScopeTable(std::move(st), -1));
+  // The table's columns and `matched` stay below RETURNING's.
+  QUIVER_RETURN_NOT_OK(
+      scope.BindReturning(list, static_cast<size_t>(schema->num_fields()) + 1, rows, &out));
+  return out;
+}
+
+Result<BoundQuery> Binder::BindJoinedModification(
+    LogicalOpType type, const std::string& name, int location, const sql::Alias& alias,
+    const std::vector<std::unique_ptr<sql::TableRef>>& from, const sql::ParsedExpr* where,
+    const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
+    const sql::ReturningList& returning) {
+  QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<MemoryTable> table,
+                         BindTargetTable(name, location, false));
+  auto positioned = std::make_shared<PositionedTable>(table, table->version());
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, MakeGet(positioned, alias, name, location));
+  // The position column is reachable only qualified (t.ctid), as PostgreSQL's.
+  scope_.back().hidden.back() = true;
+  const size_t first_source = scope_.size();
+  const auto target = plan->GetColumnBindings();
+  const SchemaRef schema = table->schema();
+  const int width = schema->num_fields();
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr sources, BindFrom(from));
+  plan = std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(sources));
+  if (where != nullptr) {
+    ExpressionBinder eb(this, ExpressionBinder::Clause::kWhere);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr cond, eb.BindPredicate(*where, "WHERE"));
+    QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &cond, &plan));
+    std::vector<ExprPtr> conjuncts;
+    SplitConjunction(std::move(cond), &conjuncts);
+    plan = std::make_unique<LogicalFilter>(std::move(conjuncts), std::move(plan));
+  }
+  // The row written: the new values (UPDATE) or the old ones (DELETE).
+  std::vector<ExprPtr> exprs;
+  for (int c = 0; c < width; ++c) {
+    exprs.push_back(MakeColumnRef(target[static_cast<size_t>(c)], schema->field(c)->type,
+                                  schema->field(c)->name));
+  }
+  if (assignments != nullptr) {
+    std::vector<const sql::ParsedExpr*> new_values(static_cast<size_t>(width), nullptr);
+    for (const auto& [column, expr] : *assignments) {
+      const int idx = FindColumn(*schema, column);
+      if (idx < 0) {
+        return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", column, name)
+            .WithSqlState(sqlstate::kUndefinedColumn);
+      }
+      new_values[static_cast<size_t>(idx)] = expr.get();
+    }
+    for (int c = 0; c < width; ++c) {
+      const sql::ParsedExpr* v = new_values[static_cast<size_t>(c)];
+      if (v == nullptr) continue;
+      ExpressionBinder eb(this, ExpressionBinder::Clause::kUpdate);
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*v));
+      QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), schema->field(c)->type,
+                                                         v->location, /*explicit_cast=*/true));
+      QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &plan));
+      e->alias = schema->field(c)->name;
+      exprs[static_cast<size_t>(c)] = std::move(e);
+    }
+  }
+  exprs.push_back(MakeColumnRef(target[static_cast<size_t>(width)], int64(), "ctid"));
+  // RETURNING may read the FROM items' columns: they pass through, after
+  // the position, to the projection BindReturning puts on top.
+  const int rows_index = state_->NewTableIndex();
+  Binder scope(state_);
+  if (!returning.empty()) {
+    ScopeTable st;
+    st.alias = scope_[first_source - 1].alias;
+    for (int c = 0; c < width; ++c) {
+      st.names.push_back(schema->field(c)->name);
+      st.types.push_back(schema->field(c)->type);
+      st.bindings.push_back({rows_index, c});
+      st.hidden.push_back(false);
+    }
+    QUIVER_RETURN_NOT_OK(scope.AddScopeTable(std::move(st), -1));
+    for (size_t t = first_source; t < scope_.size(); ++t) {
+      ScopeTable st = scope_[t];
+      for (size_t c = 0; c < st.bindings.size(); ++c) {
+        const ColumnBinding b = st.bindings[c];
+        st.bindings[c] = {rows_index, static_cast<int>(exprs.size())};
+        exprs.push_back(MakeColumnRef(b, st.types[c], st.names[c]));
+      }
+      QUIVER_RETURN_NOT_OK(scope.AddScopeTable(std::move(st), -1));
+    }
+  }
+  LogicalOpPtr rows = MakeProjection(rows_index, std::move(exprs), std::move(plan));
+  BoundQuery out;
+  QUIVER_RETURN_NOT_OK(
+      scope.BindReturning(returning, static_cast<size_t>(width) + 1, &rows, &out));
+  if (type == LogicalOpType::kUpdate) {
+    QUIVER_ASSIGN_OR_RAISE(rows, AddCheckColumns(*table, std::move(rows)));
+  }
+  BoundQuery q = FinishModification(type, std::move(table), std::move(rows), std::move(out));
+  static_cast<LogicalModifyTable*>(q.plan.get())->positioned = positioned->version();
+  return q;
+}
+
 Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
+  if (!s.from.empty()) {
+    return BindJoinedModification(LogicalOpType::kUpdate, s.table, s.table_location, s.alias,
+                                  s.from, s.where.get(), &s.assignments, s.returning);
+  }
   // WHERE is bound before the SET list, as PostgreSQL does (its errors first).
   QUIVER_ASSIGN_OR_RAISE(ModifiedTable m,
-                         BindModifiedTable(s.table, s.table_location, s.where.get()));
+                         BindModifiedTable(s.table, s.table_location, s.alias, s.where.get()));
   const SchemaRef schema = m.table->schema();
   std::vector<const sql::ParsedExpr*> new_values(static_cast<size_t>(schema->num_fields()),
                                                  nullptr);
@@ -436,18 +631,32 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
     exprs.push_back(std::move(e));
   }
   exprs.push_back(std::move(m.matched));
-  LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(m.plan));
+  const int rows_index = state_->NewTableIndex();
+  LogicalOpPtr rows = MakeProjection(rows_index, std::move(exprs), std::move(m.plan));
+  // RETURNING reads the new values.
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery returning,
+                         BindModifiedReturning(*m.table, s.alias, s.returning, rows_index, &rows));
   QUIVER_ASSIGN_OR_RAISE(rows, AddCheckColumns(*m.table, std::move(rows)));
-  return FinishModification(LogicalOpType::kUpdate, std::move(m.table), std::move(rows));
+  return FinishModification(LogicalOpType::kUpdate, std::move(m.table), std::move(rows),
+                            std::move(returning));
 }
 
 Result<BoundQuery> Binder::BindDelete(const sql::DeleteStatement& s) {
+  if (!s.using_.empty()) {
+    return BindJoinedModification(LogicalOpType::kDelete, s.table, s.table_location, s.alias,
+                                  s.using_, s.where.get(), nullptr, s.returning);
+  }
   QUIVER_ASSIGN_OR_RAISE(ModifiedTable m,
-                         BindModifiedTable(s.table, s.table_location, s.where.get()));
+                         BindModifiedTable(s.table, s.table_location, s.alias, s.where.get()));
   std::vector<ExprPtr> exprs = std::move(m.columns);
   exprs.push_back(std::move(m.matched));
-  LogicalOpPtr rows = MakeProjection(state_->NewTableIndex(), std::move(exprs), std::move(m.plan));
-  return FinishModification(LogicalOpType::kDelete, std::move(m.table), std::move(rows));
+  const int rows_index = state_->NewTableIndex();
+  LogicalOpPtr rows = MakeProjection(rows_index, std::move(exprs), std::move(m.plan));
+  // RETURNING reads the deleted rows.
+  QUIVER_ASSIGN_OR_RAISE(BoundQuery returning,
+                         BindModifiedReturning(*m.table, s.alias, s.returning, rows_index, &rows));
+  return FinishModification(LogicalOpType::kDelete, std::move(m.table), std::move(rows),
+                            std::move(returning));
 }
 
 }  // namespace quiver::plan

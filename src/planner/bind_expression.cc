@@ -1169,6 +1169,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
                         : clause_ == Clause::kValues  ? "VALUES"
                         : clause_ == Clause::kLimit   ? "LIMIT"
                         : clause_ == Clause::kUpdate  ? "UPDATE"
+                        : clause_ == Clause::kReturning ? "RETURNING"
                                                       : "this context";
     return Status::Invalid("aggregate functions are not allowed in {}", where)
         .WithSqlState(sqlstate::kGroupingError)

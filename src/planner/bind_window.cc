@@ -101,6 +101,7 @@ Result<ExprPtr> ExpressionBinder::BindWindow(const ParsedExpr& e) {
                         : clause_ == Clause::kValues  ? "VALUES"
                         : clause_ == Clause::kLimit   ? "LIMIT"
                         : clause_ == Clause::kUpdate  ? "UPDATE"
+                        : clause_ == Clause::kReturning ? "RETURNING"
                                                       : "this context";
     return Status::Invalid("window functions are not allowed in {}", where)
         .WithSqlState(sqlstate::kWindowingError)

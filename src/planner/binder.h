@@ -168,20 +168,41 @@ class Binder {
   // takes source column mapping[c] (-1: NULL), converted by assignment casts
   // (by any cast CAST allows when `explicit_casts`).
   Result<BoundQuery> PlanInsert(std::shared_ptr<MemoryTable> table, BoundQuery source,
-                                const std::vector<int>& mapping, bool explicit_casts = false);
+                                const std::vector<int>& mapping, bool explicit_casts = false,
+                                const sql::InsertStatement* statement = nullptr);
+  // RETURNING, bound in this binder's scope (the target table, its columns
+  // read from *rows's outputs, and UPDATE's FROM items): a projection over
+  // *rows (subqueries planned below it) keeping its first `keep` outputs,
+  // then one per RETURNING item; their names and types go to *out.
+  Status BindReturning(const sql::ReturningList& list, size_t keep, LogicalOpPtr* rows,
+                       BoundQuery* out);
   // UPDATE / DELETE: a scan of `table` in scope, WHERE bound over it as
   // `matched` (the condition IS TRUE), subqueries planned below.
   struct ModifiedTable;
   Result<ModifiedTable> BindModifiedTable(const std::string& name, int location,
-                                          const sql::ParsedExpr* where);
+                                          const sql::Alias& alias, const sql::ParsedExpr* where);
+  // UPDATE ... FROM and DELETE ... USING: the target (with row positions,
+  // catalog/memory_table.h PositionedTable) joined to the FROM items by
+  // WHERE, written by position (bind_dml.cc).
+  Result<BoundQuery> BindJoinedModification(
+      LogicalOpType type, const std::string& name, int location, const sql::Alias& alias,
+      const std::vector<std::unique_ptr<sql::TableRef>>& from, const sql::ParsedExpr* where,
+      const std::vector<std::pair<std::string, sql::ExprPtr>>* assignments,
+      const sql::ReturningList& returning);
+  // UPDATE's / DELETE's RETURNING over `*rows`, the projection (table index
+  // `rows_index`) of the table's columns and `matched` (see BindReturning).
+  Result<BoundQuery> BindModifiedReturning(const MemoryTable& table, const sql::Alias& alias,
+                                           const sql::ReturningList& list, int rows_index,
+                                           LogicalOpPtr* rows);
   // Column `c`'s DEFAULT (cast to its type), or NULL without one.
   Result<ExprPtr> BindDefault(const MemoryTable& table, int c);
   // A projection over `rows` (the table's columns, then `extra` more) that
   // adds one boolean per CHECK of `table`: the expression IS NOT FALSE.
   Result<LogicalOpPtr> AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows);
   // The logical insert / update / delete of `rows` (see logical_plan.h) into `table`.
+  // `returning`: RETURNING's names and types (BindReturning), else empty.
   BoundQuery FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,
-                                LogicalOpPtr rows);
+                                LogicalOpPtr rows, BoundQuery returning = {});
 
   // bind_from.cc
   Result<LogicalOpPtr> BindFrom(const std::vector<std::unique_ptr<sql::TableRef>>& from);

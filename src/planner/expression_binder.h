@@ -18,7 +18,7 @@ namespace quiver::plan {
 class ExpressionBinder {
  public:
   // What kind of clause is being bound (for error messages and rules).
-  enum class Clause : int8_t { kSelect, kWhere, kGroupBy, kHaving, kOrderBy, kJoinOn, kValues, kLimit, kUpdate, kOther };
+  enum class Clause : int8_t { kSelect, kWhere, kGroupBy, kHaving, kOrderBy, kJoinOn, kValues, kLimit, kUpdate, kReturning, kOther };
 
   ExpressionBinder(Binder* binder, Clause clause) : binder_(binder), clause_(clause) {}
 

@@ -460,10 +460,16 @@ LogicalOpPtr LogicalSetOp::CopyNode() const {
 // ---- kInsert, kUpdate, kDelete ----------------------------------------------
 
 std::vector<ColumnBinding> LogicalModifyTable::GetColumnBindings() const {
-  return {{table_index, 0}};
+  if (returning.empty()) return {{table_index, 0}};
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < returning.size(); ++i) out.push_back({table_index, static_cast<int>(i)});
+  return out;
 }
 
-std::vector<TypeRef> LogicalModifyTable::GetTypes() const { return {int64()}; }
+std::vector<TypeRef> LogicalModifyTable::GetTypes() const {
+  if (returning.empty()) return {int64()};
+  return returning;
+}
 
 std::string LogicalModifyTable::NodeString() const {
   return std::string(type == LogicalOpType::kInsert   ? "INSERT "
@@ -473,7 +479,10 @@ std::string LogicalModifyTable::NodeString() const {
 }
 
 LogicalOpPtr LogicalModifyTable::CopyNode() const {
-  return std::make_unique<LogicalModifyTable>(type, target);
+  auto op = std::make_unique<LogicalModifyTable>(type, target);
+  op->returning = returning;
+  op->positioned = positioned;
+  return op;
 }
 
 }  // namespace quiver::plan

@@ -30,8 +30,10 @@
 //   kEmpty        (table_index, i) of `types`, zero rows
 //   kInsert, kUpdate, kDelete   (table_index, 0): the number of rows written
 //                 (bigint). The child yields the target table's columns in
-//                 order, of its types; kUpdate and kDelete add a last boolean
-//                 column, TRUE for the rows WHERE selects (updated / deleted).
+//                 order, of its types; kUpdate and kDelete add a boolean
+//                 column, TRUE for the rows WHERE selects (updated / deleted);
+//                 then RETURNING's columns, then one boolean per CHECK.
+//                 With RETURNING: (table_index, i) per RETURNING column.
 #pragma once
 
 #include <cassert>
@@ -460,6 +462,17 @@ struct LogicalModifyTable final : LogicalOperator {
   }
   // The table written (a CREATE TABLE AS target is not in the catalog yet).
   std::shared_ptr<MemoryTable> target;
+  // RETURNING: the types of its columns, which the child computes after the
+  // table's columns (and UPDATE's / DELETE's `matched`); the operator then
+  // yields those columns for the rows it wrote (INSERT, UPDATE) or deleted,
+  // instead of the count. Empty: no RETURNING.
+  std::vector<TypeRef> returning;
+  // UPDATE ... FROM, DELETE ... USING: the version of `target` the child
+  // scanned with row positions (PositionedTable); the child's column after
+  // the table's is then the position (bigint) instead of `matched`, and
+  // only the rows to write (or delete) come, a row perhaps several times.
+  // Null otherwise.
+  std::shared_ptr<const TableVersion> positioned;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<TypeRef> GetTypes() const override;
 

@@ -52,7 +52,9 @@ class EngineStream final : public BatchStream {
   }
   void Cancel() override { stream_->Cancel(); }
   int64_t rows_affected() const override {
-    return stream_->has_rows() ? -1 : stream_->rows_affected();
+    // Queries affect none; INSERT / UPDATE / DELETE ... RETURNING return
+    // rows and have a command tag (executeUpdate reports their count).
+    return stream_->has_rows() && stream_->command_tag().empty() ? -1 : stream_->rows_affected();
   }
   std::string command_tag() const override { return stream_->command_tag(); }
 

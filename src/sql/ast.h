@@ -268,12 +268,22 @@ struct SelectStatement : Statement {
   std::shared_ptr<SelectNode> select;
 };
 
+// RETURNING's list: expressions (`*` as ExprKind::kStar) and their AS names
+// ("" = the name PostgreSQL derives), as a select list has them.
+struct ReturningList {
+  std::vector<ExprPtr> targets;
+  std::vector<std::string> aliases;
+  bool empty() const { return targets.empty(); }
+};
+
 struct InsertStatement : Statement {
   InsertStatement() : Statement(StatementKind::kInsert) {}
   std::string table;
   int table_location = -1;
+  std::string alias;  // INSERT INTO t AS a
   std::vector<std::string> columns;
   std::shared_ptr<SelectNode> source;  // VALUES or SELECT; null = DEFAULT VALUES
+  ReturningList returning;
 };
 
 // A constraint Quiver parses but does not enforce (FOREIGN KEY, EXCLUDE).
@@ -382,8 +392,11 @@ struct UpdateStatement : Statement {
   UpdateStatement() : Statement(StatementKind::kUpdate) {}
   std::string table;
   int table_location = -1;
+  Alias alias;  // UPDATE t AS a
   std::vector<std::pair<std::string, ExprPtr>> assignments;
+  std::vector<std::unique_ptr<TableRef>> from;  // UPDATE ... FROM
   ExprPtr where;
+  ReturningList returning;
 };
 
 struct CreateIndexStatement : Statement {
@@ -398,7 +411,28 @@ struct DeleteStatement : Statement {
   DeleteStatement() : Statement(StatementKind::kDelete) {}
   std::string table;
   int table_location = -1;
+  Alias alias;  // DELETE FROM t AS a
+  std::vector<std::unique_ptr<TableRef>> using_;  // DELETE ... USING
   ExprPtr where;
+  ReturningList returning;
 };
+
+// Whether the statement returns rows rather than only a command tag:
+// queries, EXPLAIN, and INSERT / UPDATE / DELETE with RETURNING.
+inline bool ReturnsRows(const Statement& s) {
+  switch (s.kind) {
+    case StatementKind::kSelect:
+    case StatementKind::kExplain:
+      return true;
+    case StatementKind::kInsert:
+      return !static_cast<const InsertStatement&>(s).returning.empty();
+    case StatementKind::kUpdate:
+      return !static_cast<const UpdateStatement&>(s).returning.empty();
+    case StatementKind::kDelete:
+      return !static_cast<const DeleteStatement&>(s).returning.empty();
+    default:
+      return false;
+  }
+}
 
 }  // namespace quiver::sql

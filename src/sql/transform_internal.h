@@ -53,6 +53,9 @@ class Transformer {
   Result<std::unique_ptr<Statement>> TransformCopy(const pg_query::CopyStmt& s);
   Result<std::unique_ptr<Statement>> TransformUpdate(const pg_query::UpdateStmt& s);
   Result<std::unique_ptr<Statement>> TransformDelete(const pg_query::DeleteStmt& s);
+  // INSERT / UPDATE / DELETE ... RETURNING's list.
+  Status TransformReturning(const google::protobuf::RepeatedPtrField<pg_query::Node>& list,
+                            ReturningList* out);
   // transform_foreign.cc: foreign tables and the no-op statements around them.
   Result<std::unique_ptr<Statement>> TransformForeign(const pg_query::Node& node, int location);
 

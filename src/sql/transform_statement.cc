@@ -38,6 +38,18 @@ std::string DefElemText(const pg_query::Node& arg) {
 
 }  // namespace
 
+Status Transformer::TransformReturning(
+    const google::protobuf::RepeatedPtrField<pg_query::Node>& list, ReturningList* out) {
+  for (const auto& t : list) {
+    const auto& r = t.res_target();
+    if (r.indirection_size() > 0) return UnsupportedAt(r.location(), "target indirection");
+    QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(r.val()));
+    out->targets.push_back(std::move(e));
+    out->aliases.push_back(r.name());
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_query::Node& node,
                                                                    int location, int length) {
   std::unique_ptr<Statement> out;
@@ -169,8 +181,9 @@ Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::
   auto out = std::make_unique<InsertStatement>();
   out->table = QualifiedName(s.relation());
   out->table_location = s.relation().location();
+  if (s.relation().has_alias()) out->alias = s.relation().alias().aliasname();
   if (s.has_on_conflict_clause()) return UnsupportedAt(-1, "ON CONFLICT");
-  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  QUIVER_RETURN_NOT_OK(TransformReturning(s.returning_list(), &out->returning));
   if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before INSERT");
   for (const auto& c : s.cols()) out->columns.push_back(c.res_target().name());
   if (s.has_select_stmt()) {
@@ -391,10 +404,16 @@ Result<std::unique_ptr<Statement>> Transformer::TransformUpdate(const pg_query::
   auto out = std::make_unique<UpdateStatement>();
   out->table = QualifiedName(s.relation());
   out->table_location = s.relation().location();
-  if (s.from_clause_size() > 0) return UnsupportedAt(-1, "UPDATE ... FROM");
-  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  if (s.relation().has_alias()) out->alias.name = s.relation().alias().aliasname();
+  if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before UPDATE");
+  for (const auto& f : s.from_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(auto ref, TransformTableRef(f));
+    out->from.push_back(std::move(ref));
+  }
+  QUIVER_RETURN_NOT_OK(TransformReturning(s.returning_list(), &out->returning));
   for (const auto& t : s.target_list()) {
     const auto& r = t.res_target();
+    if (r.indirection_size() > 0) return UnsupportedAt(r.location(), "assignment to a subfield");
     QUIVER_ASSIGN_OR_RAISE(auto v, TransformExpr(r.val()));
     out->assignments.emplace_back(r.name(), std::move(v));
   }
@@ -408,8 +427,13 @@ Result<std::unique_ptr<Statement>> Transformer::TransformDelete(const pg_query::
   auto out = std::make_unique<DeleteStatement>();
   out->table = QualifiedName(s.relation());
   out->table_location = s.relation().location();
-  if (s.using_clause_size() > 0) return UnsupportedAt(-1, "DELETE ... USING");
-  if (s.returning_list_size() > 0) return UnsupportedAt(-1, "RETURNING");
+  if (s.relation().has_alias()) out->alias.name = s.relation().alias().aliasname();
+  if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before DELETE");
+  for (const auto& f : s.using_clause()) {
+    QUIVER_ASSIGN_OR_RAISE(auto ref, TransformTableRef(f));
+    out->using_.push_back(std::move(ref));
+  }
+  QUIVER_RETURN_NOT_OK(TransformReturning(s.returning_list(), &out->returning));
   if (s.has_where_clause()) {
     QUIVER_ASSIGN_OR_RAISE(out->where, TransformExpr(s.where_clause()));
   }

@@ -382,9 +382,7 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
   // --format arrow writes the last result with rows; the others run unseen.
   int last_rows = -1;
   for (size_t i = 0; i < parsed->size(); ++i) {
-    const auto kind = (*parsed)[i]->kind;
-    if (kind == sql::StatementKind::kSelect || kind == sql::StatementKind::kExplain)
-      last_rows = static_cast<int>(i);
+    if (sql::ReturnsRows(*(*parsed)[i])) last_rows = static_cast<int>(i);
   }
   InterruptWatcher watcher;
   bool failed = false;

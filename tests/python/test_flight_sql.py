@@ -268,6 +268,24 @@ def test_adbc_ddl_dml_and_prepared_parameters(demo_server):
         conn.commit()
 
 
+def test_adbc_returning(demo_server):
+    """INSERT / UPDATE / DELETE ... RETURNING over Flight SQL return their
+    rows, plain and prepared with parameters, and change the table."""
+    with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
+        cur.execute("CREATE TABLE ret_t (id int PRIMARY KEY, name text DEFAULT 'none')")
+        cur.execute("INSERT INTO ret_t (id) VALUES (1), (2) RETURNING id, name")
+        assert sorted(cur.fetchall()) == [(1, "none"), (2, "none")]
+        cur.execute("UPDATE ret_t SET name = ? WHERE id = ? RETURNING id, upper(name)",
+                    parameters=("x", 2))
+        assert cur.fetchall() == [(2, "X")]
+        cur.execute("DELETE FROM ret_t WHERE id = 1 RETURNING *")
+        assert cur.fetchall() == [(1, "none")]
+        cur.execute("SELECT * FROM ret_t")
+        assert cur.fetchall() == [(2, "x")]
+        cur.execute("DROP TABLE ret_t")
+        conn.commit()
+
+
 def test_adbc_ingest_modes(demo_server):
     df = pd.DataFrame({"k": [1, 2, 3], "v": ["x", "y", None], "d": [decimal.Decimal("1.25")] * 3})
     table = pa.Table.from_pandas(df, preserve_index=False)

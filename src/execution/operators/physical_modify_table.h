@@ -14,6 +14,18 @@
 //   - keeps the columns of a chunk it writes whole as they are (the query's
 //     pool outlives the query while they are in use), and copies the rows it
 //     writes from other chunks into the default pool.
+// With RETURNING, the columns after those (and before the CHECK columns)
+// are RETURNING's, computed by the planner over the rows as written (INSERT,
+// UPDATE) or deleted; the operator keeps them for the rows it counts and
+// yields them, in the table's order, instead of the count.
+// UPDATE ... FROM and DELETE ... USING ("positioned"): the column after the
+// table's is each row's position in the version the planner scanned
+// (PositionedTable) instead of `matched`, and only the rows to write come,
+// a row once per source row it joined: the first to arrive of each
+// position is kept (PostgreSQL updates such a row with one arbitrary source
+// row too), the others are dropped. Finalize then rebuilds only the batches
+// of that version that hold written rows (the others are kept as they
+// are), and fails with 40001 if the table changed since the scan.
 // The table changes only in Finalize, once every row was sunk without
 // error and PRIMARY KEY / UNIQUE hold for the whole statement
 // (execution/constraint_check.h): INSERT appends, UPDATE and DELETE replace
@@ -30,11 +42,19 @@ class PhysicalModifyTable final : public PhysicalOperator {
  public:
   enum class Kind : int8_t { kInsert, kUpdate, kDelete };
 
-  PhysicalModifyTable(Kind kind, std::shared_ptr<MemoryTable> table);
+  // `returning`: the types of RETURNING's columns; empty: none (the count).
+  // `positioned`: UPDATE ... FROM / DELETE ... USING (see below).
+  PhysicalModifyTable(Kind kind, std::shared_ptr<MemoryTable> table,
+                      std::vector<TypeRef> returning = {},
+                      std::shared_ptr<const TableVersion> positioned = nullptr);
 
   Kind kind() const { return kind_; }
   const std::shared_ptr<MemoryTable>& table() const { return table_; }
   int num_checks() const { return num_checks_; }
+  int num_returning() const { return num_returning_; }
+  // The input's width: the table's columns, `matched` (UPDATE, DELETE),
+  // RETURNING's columns, the CHECK columns.
+  int input_width() const;
 
   bool IsSink() const override { return true; }
   Result<std::unique_ptr<GlobalSinkState>> GetGlobalSinkState(ExecutionContext& ctx) const override;
@@ -56,13 +76,17 @@ class PhysicalModifyTable final : public PhysicalOperator {
   std::string ParamsToString() const override { return table_->name(); }
 
  private:
+  // Index of the first RETURNING column (after the table's and `matched`).
+  int first_returning() const;
   // The CHECK columns after the table's (and UPDATE's matched) column: one
   // boolean per CHECK constraint, FALSE where a row violates it.
-  Status CheckChecks(const DataChunk& input) const;
+  Status CheckChecks(const DataChunk& input, const std::vector<uint32_t>& slots) const;
 
   Kind kind_;
   std::shared_ptr<MemoryTable> table_;
   int num_checks_ = 0;
+  int num_returning_ = 0;
+  std::shared_ptr<const TableVersion> positioned_;
 };
 
 }  // namespace quiver::exec

@@ -13,17 +13,15 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanModifyTable(const plan::Logical
   const auto kind = op.type == plan::LogicalOpType::kInsert   ? PhysicalModifyTable::Kind::kInsert
                     : op.type == plan::LogicalOpType::kUpdate ? PhysicalModifyTable::Kind::kUpdate
                                                               : PhysicalModifyTable::Kind::kDelete;
-  auto out = std::make_unique<PhysicalModifyTable>(kind, op.target);
-  // The table's columns, UPDATE's and DELETE's `matched`, then INSERT's and
-  // UPDATE's CHECK columns (planner/bind_dml.cc AddCheckColumns).
-  const size_t width = static_cast<size_t>(op.target->schema()->num_fields()) +
-                       (kind == PhysicalModifyTable::Kind::kInsert ? 0 : 1) +
-                       static_cast<size_t>(out->num_checks());
+  auto out = std::make_unique<PhysicalModifyTable>(kind, op.target, op.returning, op.positioned);
+  // The table's columns, UPDATE's and DELETE's `matched`, RETURNING's
+  // columns, then INSERT's and UPDATE's CHECK columns (planner/bind_dml.cc).
+  const auto width = static_cast<size_t>(out->input_width());
   if (child->types().size() != width) {
     return Status::UnknownError("internal error: {} of \"{}\" over {} columns, expected {}",
                                 out->name(), op.target->name(), child->types().size(), width);
   }
-  out->estimated_rows = 1;
+  out->estimated_rows = op.returning.empty() ? 1 : child->estimated_rows;
   out->children().push_back(std::move(child));
   return PhysicalOpPtr(std::move(out));
 }
