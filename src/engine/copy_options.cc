@@ -116,6 +116,17 @@ Result<Codec> ParseCodec(const sql::CopyOption& o, FileFormat format) {
                o.value)
         .WithSqlState(sqlstate::kInvalidParameterValue);
   }
+  if (format == FileFormat::kAvro) {
+    // Avro block codecs; deflate is carried as kGzip (raw deflate on write).
+    if (v == "null" || v == "none" || v == "uncompressed") return Codec::kNone;
+    if (v == "deflate") return Codec::kGzip;
+    if (v == "snappy") return Codec::kSnappy;
+    if (v == "zstd" || v == "zstandard") return Codec::kZstd;
+    return Status::Invalid(
+               "COPY option \"{}\": Avro compression is null, deflate, snappy or zstd, not '{}'",
+               o.name, o.value)
+        .WithSqlState(sqlstate::kInvalidParameterValue);
+  }
   if (v == "none" || v == "uncompressed") return Codec::kNone;
   return Status::Invalid(
              "COPY option \"{}\" applies to Parquet and Arrow output; CSV is written uncompressed",
@@ -177,7 +188,7 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
     auto parsed = formats::ParseFileFormat(v);
     if (!parsed.ok() || *parsed == FileFormat::kAuto) {
       return Status::Invalid(
-                 "COPY format '{}' is not supported (valid: parquet, arrow, stream, csv, tsv)",
+                 "COPY format '{}' is not supported (valid: parquet, arrow, stream, csv, tsv, avro)",
                  o->value)
           .WithSqlState(sqlstate::kInvalidParameterValue);
     }

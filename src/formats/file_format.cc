@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include "formats/avro/avro_source.h"
 #include "formats/csv/csv_source.h"
 #include "formats/ipc/ipc_source.h"
 #include "formats/ipc/reader.h"
@@ -54,6 +55,8 @@ Result<std::shared_ptr<FileReader>> OpenAs(const std::string& path, std::shared_
       return csv::OpenCsvSource(path, std::move(data), options);
     case FileFormat::kParquet:
       return parquet::OpenParquetSource(path, std::move(data), options);
+    case FileFormat::kAvro:
+      return avro::OpenAvroSource(path, std::move(data), options);
     case FileFormat::kAuto:
       break;
   }
@@ -69,7 +72,8 @@ Result<FileFormat> ParseFileFormat(const std::string& name) {
   if (n == "stream" || n == "arrows") return FileFormat::kIpcStream;
   if (n == "csv" || n == "tsv") return FileFormat::kCsv;
   if (n == "parquet") return FileFormat::kParquet;
-  return Status::Invalid("unknown format '{}' (expected auto, arrow, stream, csv or parquet)",
+  if (n == "avro") return FileFormat::kAvro;
+  return Status::Invalid("unknown format '{}' (expected auto, arrow, stream, csv, parquet or avro)",
                          name);
 }
 
@@ -82,6 +86,7 @@ FileFormat FormatFromExtension(const std::string& path) {
   }
   if (EndsWith(p, ".arrows") || EndsWith(p, ".stream")) return FileFormat::kIpcStream;
   if (EndsWith(p, ".parquet") || EndsWith(p, ".parq")) return FileFormat::kParquet;
+  if (EndsWith(p, ".avro")) return FileFormat::kAvro;
   if (IsCsvName(path)) return FileFormat::kCsv;
   return FileFormat::kAuto;
 }
@@ -93,6 +98,7 @@ FileFormat FormatFromMagic(const uint8_t* data, int64_t size) {
   if (size >= 4 && std::memcmp(data, "PAR1", 4) == 0) return FileFormat::kParquet;
   // Encrypted-footer Parquet: detected so the reader can say it is encrypted.
   if (size >= 4 && std::memcmp(data, "PARE", 4) == 0) return FileFormat::kParquet;
+  if (size >= 4 && std::memcmp(data, "Obj\x01", 4) == 0) return FileFormat::kAvro;
   return FileFormat::kAuto;
 }
 
@@ -155,6 +161,8 @@ Result<std::unique_ptr<TableWriter>> MakeTableWriter(FileFormat format, const st
     }
     case FileFormat::kParquet:
       return parquet::MakeParquetTableWriter(path, sink, schema, options);
+    case FileFormat::kAvro:
+      return avro::MakeAvroTableWriter(path, sink, schema, options);
     case FileFormat::kAuto:
       break;
   }

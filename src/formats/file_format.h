@@ -8,9 +8,11 @@
 //   "ARROW1" at offset 0                        -> Arrow IPC file
 //   0xFFFFFFFF continuation marker at offset 0  -> Arrow IPC stream
 //   "PAR1" at offset 0                          -> Parquet
+//   "Obj" 0x01 at offset 0                      -> Avro object container
 //   *.csv *.tsv *.txt (optionally .gz/.zst)     -> CSV (.tsv: tab-delimited)
 //   *.arrow *.feather *.ipc / *.arrows *.stream -> IPC file / stream
 //   *.parquet                                   -> Parquet
+//   *.avro                                      -> Avro
 //   anything else                               -> error naming the file
 #pragma once
 
@@ -27,7 +29,7 @@
 
 namespace quiver::formats {
 
-// auto, arrow|file|ipc|feather, stream|arrows, csv|tsv, parquet.
+// auto, arrow|file|ipc|feather, stream|arrows, csv|tsv, parquet, avro.
 Result<FileFormat> ParseFileFormat(const std::string& name);
 // Magic bytes first, then the file name (see the table above).
 Result<FileFormat> DetectFormat(const std::string& path);

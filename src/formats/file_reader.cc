@@ -49,6 +49,8 @@ const char* FileFormatName(FileFormat format) {
       return "CSV";
     case FileFormat::kParquet:
       return "Parquet";
+    case FileFormat::kAvro:
+      return "Avro";
   }
   return "?";
 }

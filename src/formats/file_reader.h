@@ -9,9 +9,10 @@
 //   ipc/ipc_source.h        one adapter per format: a FileReader and a
 //   csv/csv_source.h        TableWriter over that format's own reader and
 //   parquet/parquet_source.h  writer
+//   avro/avro_source.h
 //   file_reader.h           these interfaces, SequentialSource
 //   table_writer.h          (sequential_source.h) and projection helpers
-//   ipc/ csv/ parquet/      the formats themselves, which know nothing of
+//   ipc/ csv/ parquet/ avro/ the formats themselves, which know nothing of
 //                           the interfaces above
 //
 // A new format adds its folder, an adapter, and a case in the registry.
@@ -28,9 +29,9 @@
 
 namespace quiver::formats {
 
-enum class FileFormat : int8_t { kAuto, kIpcFile, kIpcStream, kCsv, kParquet };
+enum class FileFormat : int8_t { kAuto, kIpcFile, kIpcStream, kCsv, kParquet, kAvro };
 
-// "Arrow IPC file", "Arrow IPC stream", "CSV", "Parquet".
+// "Arrow IPC file", "Arrow IPC stream", "CSV", "Parquet", "Avro".
 const char* FileFormatName(FileFormat format);
 
 struct CsvOptions {

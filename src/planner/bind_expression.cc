@@ -1011,7 +1011,7 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
           .WithSqlState(sqlstate::kFeatureNotSupported)
           .WithPosition(e.location);
     }
-    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
+    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_avro" ||
         name == "read_iceberg" || name == "quiver_snapshots" || name == "generate_series") {
       return Status::Invalid("table function {} can only appear in FROM", name)
           .WithSqlState(sqlstate::kWrongObjectType)

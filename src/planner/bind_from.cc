@@ -67,8 +67,8 @@ bool IsSetReturningCall(const TableRef& ref) {
   }
   const std::string& name = ref.function->name;
   return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
-         name != "read_file" && name != "read_iceberg" && name != "quiver_snapshots" &&
-         TableFunctionRegistry::Get().Has(name);
+         name != "read_avro" && name != "read_file" && name != "read_iceberg" &&
+         name != "quiver_snapshots" && TableFunctionRegistry::Get().Has(name);
 }
 
 const Binder::VisibleCte* Binder::FindCte(const std::string& name) const {
@@ -439,7 +439,8 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
   if (name == "read_iceberg") return BindReadIceberg(ref, args.positional, args.named);
   if (name == "quiver_snapshots") return BindQuiverSnapshots(ref, args.positional, args.named);
-  if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_file") {
+  if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_avro" ||
+      name == "read_file") {
     if (args.positional.size() != 1 || args.positional[0].is_null()) {
       return Status::Invalid("{} takes one path (a file, a directory or a glob)", name)
           .WithPosition(ref.location);
@@ -448,6 +449,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
     FileTableOptions options;
     if (name == "read_csv") options.format = formats::FileFormat::kCsv;
     if (name == "read_parquet") options.format = formats::FileFormat::kParquet;
+    if (name == "read_avro") options.format = formats::FileFormat::kAvro;
     if (name == "read_arrow") {
       const formats::FileFormat by_ext = formats::FormatFromExtension(path);
       options.format = by_ext == formats::FileFormat::kIpcStream ? formats::FileFormat::kIpcStream

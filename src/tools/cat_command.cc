@@ -92,8 +92,9 @@ CommandAction AddCatCommand(CLI::App* app) {
   CLI::App* cmd = app->add_subcommand("cat", "Print a file's schema and first rows as a table");
   cmd->footer(
       "The format is detected: Arrow IPC file (\"ARROW1\" magic), Arrow IPC stream\n"
-      "(0xFFFFFFFF marker), CSV by extension (.csv, .tsv = tab-delimited, .txt, also\n"
-      ".gz/.zst compressed). Other files need --format.\n\n"
+      "(0xFFFFFFFF marker), Parquet (\"PAR1\"), Avro object container (\"Obj\" 1), CSV\n"
+      "by extension (.csv, .tsv = tab-delimited, .txt, also .gz/.zst compressed). Other\n"
+      "files need --format.\n\n"
       "Examples:\n"
       "  quiver cat data.arrow --limit 5\n"
       "  quiver cat data.arrow --schema\n"

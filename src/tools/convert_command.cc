@@ -46,9 +46,24 @@ Status RunConvert(const ConvertArgs& args) {
   if (to == FileFormat::kAuto) to = FormatFromExtension(args.output);
   if (to == FileFormat::kAuto) {
     return Status::Invalid(
-        "cannot tell the output format of {}; use --to arrow|stream|csv|parquet", args.output);
+        "cannot tell the output format of {}; use --to arrow|stream|csv|parquet|avro", args.output);
   }
-  QUIVER_ASSIGN_OR_RAISE(compression::Codec codec, compression::CodecFromName(args.compression));
+  compression::Codec codec = compression::Codec::kNone;
+  if (to == FileFormat::kAvro) {
+    // Avro's block codecs, by Avro's names and the usual ones.
+    const std::string& c = args.compression;
+    if (c == "deflate" || c == "gzip") {
+      codec = compression::Codec::kGzip;
+    } else if (c == "snappy") {
+      codec = compression::Codec::kSnappy;
+    } else if (c == "zstd" || c == "zstandard") {
+      codec = compression::Codec::kZstd;
+    } else if (!c.empty() && c != "null" && c != "none" && c != "uncompressed") {
+      return Status::Invalid("--compression {}: Avro output takes null, deflate, snappy or zstd", c);
+    }
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(codec, compression::CodecFromName(args.compression));
+  }
   const bool to_ipc = to == FileFormat::kIpcFile || to == FileFormat::kIpcStream;
   if (to_ipc && codec != compression::Codec::kNone && codec != compression::Codec::kLz4Frame &&
       codec != compression::Codec::kZstd) {
@@ -173,10 +188,11 @@ CommandAction AddConvertCommand(CLI::App* app) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* cmd =
       app->add_subcommand("convert",
-                          "Convert between CSV, Arrow IPC files, Arrow IPC streams and Parquet");
+                          "Convert between CSV, Arrow IPC files, Arrow IPC streams, Parquet and Avro");
   cmd->footer(
       "The output format comes from --to or OUT's extension: .arrow/.feather/.ipc (IPC\n"
-      "file), .arrows/.stream (IPC stream), .csv/.tsv (CSV), .parquet. OUT is written to a temporary\n"
+      "file), .arrows/.stream (IPC stream), .csv/.tsv (CSV), .parquet, .avro (Avro object\n"
+      "container; --compression null|deflate|snappy|zstd). OUT is written to a temporary\n"
       "file beside it and renamed into place at the end, so a failed or interrupted\n"
       "conversion leaves no output. A summary line goes to stderr.\n\n"
       "The CSV options describe the input when it is CSV, else the CSV output. When both\n"
@@ -200,9 +216,10 @@ CommandAction AddConvertCommand(CLI::App* app) {
       ->check(CLI::IsMember(kFormatChoices));
   cmd->add_option("--compression", args->compression,
                   "Compression of Arrow IPC bodies (none, lz4, zstd; default none) or of Parquet "
-                  "pages (none, snappy, gzip, brotli, lz4, zstd; default zstd)")
+                  "pages (none, snappy, gzip, brotli, lz4, zstd; default zstd) or of Avro blocks "
+                  "(null, deflate, snappy, zstd; default null)")
       ->check(CLI::IsMember({"none", "uncompressed", "lz4", "lz4_frame", "lz4_raw", "zstd",
-                             "snappy", "gzip", "brotli"}));
+                             "snappy", "gzip", "brotli", "null", "deflate", "zstandard"}));
   cmd->add_option("--row-group-rows", args->row_group_rows,
                   "Rows per Parquet row group (default 1048576)")
       ->check(CLI::PositiveNumber);

@@ -29,7 +29,7 @@ using formats::TableWriter;
 using formats::WithPath;
 // The values the command line accepts (for CLI11's IsMember check).
 inline const std::vector<std::string> kFormatChoices = {
-    "auto", "arrow", "file", "ipc", "feather", "stream", "arrows", "csv", "parquet"};
+    "auto", "arrow", "file", "ipc", "feather", "stream", "arrows", "csv", "parquet", "avro"};
 // Magic bytes first, then the file name (formats/file_format.h); the error
 // for an unknown format points at --format.
 Result<FileFormat> DetectInputFormat(const std::string& path);

@@ -588,7 +588,7 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "  quiver sql -f tpch/q01.sql --format csv\n"
       "  quiver sql \"EXPLAIN ANALYZE SELECT ...\"\n"
       "Table functions: read_arrow(path), read_csv(path, header, delim, quote, escape, null,\n"
-      "skip, columns, names), read_parquet(path), generate_series(start, stop[, step]).\n"
+      "skip, columns, names), read_parquet(path), read_avro(path), generate_series(start, stop[, step]).\n"
       "Paths may be files, directories or globs (files read in sorted order).\n\n"
       "COPY writes a query's result to a file (atomically: temporary name, then rename)\n"
       "or appends a file to a table:\n"

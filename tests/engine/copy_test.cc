@@ -108,7 +108,7 @@ TEST(CopyOptions, ErrorsNameTheOption) {
   EXPECT_EQ(OptionError({{"compression", "zstd"}, {"codec", "gzip"}}),
             "COPY option \"compression\" is given more than once");
   EXPECT_EQ(OptionError({{"format", "orc"}}),
-            "COPY format 'orc' is not supported (valid: parquet, arrow, stream, csv, tsv)");
+            "COPY format 'orc' is not supported (valid: parquet, arrow, stream, csv, tsv, avro)");
   EXPECT_EQ(OptionError({{"row_group_size", "0"}}),
             "COPY option \"row_group_size\" must be a positive integer, not '0'");
   EXPECT_EQ(OptionError({{"row_group_size", "10k"}}),

@@ -38,8 +38,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The table functions of FROM (planner/bind_from.cc), for completion.
-const std::vector<std::string> kTableFunctions = {"generate_series", "read_arrow", "read_csv",
-                                                  "read_file", "read_parquet"};
+const std::vector<std::string> kTableFunctions = {"generate_series", "read_arrow", "read_avro",
+                                                  "read_csv", "read_file", "read_parquet"};
 
 // "name" as an identifier: bare when it reads back the same, else quoted.
 std::string QuoteIdent(const std::string& name) {
