@@ -110,12 +110,34 @@ struct Binder::SelectBinding {
   std::vector<int> distinct_on;  // DISTINCT ON keys (indices into select_exprs)
 };
 
+namespace {
+
+// PostgreSQL computes aggregates and windows before a select-list
+// set-returning function, which transform_select.cc moved into FROM as a
+// LATERAL item: such a query would count the function's rows too.
+Status CheckSelectListFunction(const SelectNode& node, bool aggregates, bool windows) {
+  for (const auto& ref : node.from) {
+    if (ref->from_select_list && (aggregates || windows)) {
+      return Status::Unsupported(
+                 "a set-returning function in the select list of a query with aggregates or "
+                 "window functions")
+          .WithPosition(ref->location)
+          .WithHint("Call it in FROM over a subquery: SELECT ... FROM (SELECT count(*) AS n "
+                    "FROM t) q, LATERAL generate_series(1, q.n) AS s");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, BindFrom(node.from));
   QUIVER_ASSIGN_OR_RAISE(plan, BindWhere(node, std::move(plan)));
   SelectBinding sb;
   QUIVER_RETURN_NOT_OK(ExpandSelectList(node, &sb));
   sb.has_aggregates = HasAggregation(node, sb);
+  QUIVER_RETURN_NOT_OK(CheckSelectListFunction(node, sb.has_aggregates, !sb.windows.empty()));
   sb.group_index = state_->NewTableIndex();
   sb.aggregate_index = state_->NewTableIndex();
   sb.window_index = state_->NewTableIndex();
@@ -128,6 +150,7 @@ Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
   if (bound.ok()) bound = BindDistinctOn(node, &sb);
   grouping_ = nullptr;
   QUIVER_RETURN_NOT_OK(bound);
+  QUIVER_RETURN_NOT_OK(CheckSelectListFunction(node, sb.has_aggregates, !sb.windows.empty()));
   if (sb.has_aggregates) {
     // Window functions read group keys and aggregates only.
     for (auto& w : sb.windows) QUIVER_RETURN_NOT_OK(ReferToAggregation(sb, &w, -1));

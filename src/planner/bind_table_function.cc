@@ -111,6 +111,9 @@ Result<LogicalOpPtr> Binder::BindSetReturningFunction(const sql::TableRef& ref, 
     scope.names.push_back(names[i]);
     scope.types.push_back(types[i]);
     scope.bindings.push_back({op->table_index, static_cast<int>(i)});
+    // A select-list function's column is not one of the query's FROM
+    // columns: `SELECT *, generate_series(1, 2) FROM t` lists t's.
+    scope.hidden.push_back(ref.from_select_list);
   }
   QUIVER_RETURN_NOT_OK(AddScopeTable(std::move(scope), ref.location));
   return LogicalOpPtr(std::move(op));

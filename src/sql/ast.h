@@ -130,6 +130,9 @@ struct TableRef {
   // kFunction: read_arrow('x'), read_csv('x', header => true), generate_series(1, 3)
   ExprPtr function;
   bool ordinality = false;  // WITH ORDINALITY
+  // A set-returning function of the select list moved here (the one column
+  // is left out of an unqualified `*`; see RewriteSelectListFunction).
+  bool from_select_list = false;
 
   // kSubquery
   std::shared_ptr<SelectNode> subquery;

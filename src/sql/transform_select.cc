@@ -287,6 +287,88 @@ Status Transformer::TransformGroupingSets(const pg_query::SelectStmt& s, SelectN
   return Status::OK();
 }
 
+namespace {
+
+// Set-returning functions that may be called in the select list: those whose
+// FROM form reads columns of the FROM items on its left (LATERAL).
+bool IsSelectListSetFunction(const ParsedExpr& e) {
+  return e.kind == ExprKind::kFunction && !e.has_window && e.name == "generate_series";
+}
+
+// Finds the set-returning calls in `e` (not inside subqueries, which are
+// their own queries); `conditional` tells whether a CASE or COALESCE lies
+// between `e` and the call.
+void FindSetFunctions(ExprPtr* e, bool conditional, std::vector<std::pair<ExprPtr*, bool>>* found) {
+  if (*e == nullptr || (*e)->kind == ExprKind::kSubquery) return;
+  if (IsSelectListSetFunction(**e)) {
+    found->emplace_back(e, conditional);
+    return;
+  }
+  const bool cond = conditional || (*e)->kind == ExprKind::kCase || (*e)->kind == ExprKind::kCoalesce;
+  for (auto& c : (*e)->children) FindSetFunctions(&c, cond, found);
+  FindSetFunctions(&(*e)->case_arg, cond, found);
+  FindSetFunctions(&(*e)->case_else, cond, found);
+}
+
+}  // namespace
+
+// PostgreSQL runs a set-returning function of the select list once per row
+// of the FROM clause and repeats the row's other values beside each of its
+// values. With one such call and no grouping that is a LATERAL join of the
+// function as the last FROM item:
+//   SELECT a, generate_series(1, a) FROM t  ==  SELECT a, s FROM t, LATERAL generate_series(1, a) s
+// (rows for which it returns nothing drop out in both). Several calls run in
+// lock-step in PostgreSQL, and grouping, DISTINCT and windows apply before
+// them: those are refused here or by the binder (`from_select_list`), never
+// answered differently.
+Status RewriteSelectListFunction(SelectNode* node) {
+  std::vector<std::pair<ExprPtr*, bool>> found;
+  for (auto& t : node->targets) FindSetFunctions(&t, false, &found);
+  if (found.empty()) return Status::OK();
+  ParsedExpr& call = **found.front().first;
+  const int location = call.location;
+  if (found.front().second) {
+    return Status::Unsupported("set-returning functions are not allowed in CASE or COALESCE")
+        .WithPosition(location)
+        .WithHint("You might be able to move the set-returning function into a LATERAL FROM item.");
+  }
+  if (found.size() > 1) {
+    return Status::Unsupported("more than one set-returning function in the select list")
+        .WithPosition((*found[1].first)->location)
+        .WithHint("Call them in FROM: SELECT ... FROM t, LATERAL generate_series(...) AS a, ...");
+  }
+  for (auto& c : call.children) {
+    std::vector<std::pair<ExprPtr*, bool>> nested;
+    FindSetFunctions(&c, false, &nested);
+    if (!nested.empty()) {
+      return Status::Unsupported("a set-returning function in the arguments of another")
+          .WithPosition((*nested.front().first)->location);
+    }
+  }
+  if (node->distinct || !node->group_by.empty() || node->has_grouping_sets || node->having ||
+      !node->windows.empty()) {
+    return Status::Unsupported(
+               "a set-returning function in the select list of a query with GROUP BY, HAVING, "
+               "DISTINCT or WINDOW")
+        .WithPosition(location)
+        .WithHint("Call it in FROM over a subquery: SELECT ... FROM (SELECT ... GROUP BY ...) q, "
+                  "LATERAL generate_series(...) AS s");
+  }
+  auto ref = std::make_unique<TableRef>();
+  ref->kind = TableRef::kFunction;
+  ref->location = location;
+  ref->lateral = true;
+  ref->from_select_list = true;
+  ref->alias.name = "?select list function?";
+  ref->alias.columns.push_back(call.name);
+  auto column = std::make_unique<ParsedExpr>(ExprKind::kColumnRef, location);
+  column->names = {ref->alias.name, call.name};
+  ref->function = std::move(*found.front().first);
+  *found.front().first = std::move(column);
+  node->from.push_back(std::move(ref));
+  return Status::OK();
+}
+
 Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query::SelectStmt& s) {
   auto node = std::make_shared<SelectNode>();
   if (s.has_into_clause()) return UnsupportedAt(-1, "SELECT INTO (use CREATE TABLE AS)");
@@ -372,6 +454,9 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
   for (const auto& w : s.window_clause()) {
     QUIVER_ASSIGN_OR_RAISE(auto spec, TransformWindowDef(w.window_def()));
     node->windows.push_back(std::move(spec));
+  }
+  if (node->set_op == SetOpKind::kNone && node->values.empty()) {
+    QUIVER_RETURN_NOT_OK(RewriteSelectListFunction(node.get()));
   }
   for (const auto& o : s.sort_clause()) {
     QUIVER_ASSIGN_OR_RAISE(OrderItem item, TransformSortBy(o.sort_by()));

@@ -178,9 +178,25 @@ QUERIES = [
     "SELECT gid, count(*) FROM item GROUP BY DISTINCT ROLLUP (gid), ROLLUP (gid)",
     "SELECT gid, count(*) FROM item GROUP BY DISTINCT GROUPING SETS ((gid), (gid), ())",
     "SELECT gid, count(*) FROM item GROUP BY DISTINCT gid",
+    # a set-returning function in the select list (one call, no grouping): once per row
+    "SELECT generate_series(1, 5)",
+    "SELECT generate_series(1, 5) AS g ORDER BY g DESC",
+    "SELECT id, generate_series(1, id) FROM grp",
+    "SELECT id, generate_series(1, id) * 10 AS x, name FROM grp WHERE id <= 3",
+    "SELECT generate_series(TIMESTAMP '2024-02-27', '2024-03-01', INTERVAL '1 day')::date",
+    "SELECT generate_series(5, 1, -2)",
+    "SELECT generate_series(1, 0)",
+    "SELECT count(*) FROM (SELECT generate_series(1, 1000) AS n) s",
+    "SELECT *, generate_series(1, 2) FROM item WHERE gid = 1",
+    "SELECT g.id, generate_series(i.v, i.v + 1) FROM grp g JOIN item i ON i.gid = g.id",
+    "SELECT generate_series(1, 3) FROM generate_series(1, 2)",
+    "SELECT gid, generate_series(1, gid) FROM item",
+    "SELECT generate_series(1.5, 3.5, 0.5)",
+    "SELECT src, generate_series(src, dst) FROM edges WHERE src < dst",
 ]
 
 ORDERED = {
+    "SELECT generate_series(1, 5) AS g ORDER BY g DESC",
     "SELECT * FROM (VALUES (DATE '2024-02-29'), (DATE '2023-02-28')) v(d) ORDER BY d",
 }
 
@@ -234,3 +250,20 @@ def test_duckdb_agrees(quiver_bin, sql):
     con.execute(SETUP)
     theirs = [list(r) for r in con.execute(sql).fetchall()]
     pg_oracle.assert_same_rows(quiver_rows(quiver_bin, sql), theirs, sql)
+
+
+# What PostgreSQL does with set-returning functions in the select list and Quiver refuses
+# rather than answers differently: several calls (run in lock-step there), and calls in a
+# query with aggregates, GROUP BY, DISTINCT or windows (computed before the function there).
+@pytest.mark.parametrize("sql", [
+    "SELECT generate_series(1, 3), generate_series(1, 3)",
+    "SELECT count(*), generate_series(1, 3) FROM grp",
+    "SELECT DISTINCT generate_series(1, 3)",
+    "SELECT generate_series(1, generate_series(1, 3))",
+    "SELECT row_number() OVER (), generate_series(1, 2)",
+    "SELECT generate_series(1, 3) FROM grp GROUP BY name",
+    "SELECT CASE WHEN true THEN generate_series(1, 3) END",
+])
+def test_select_list_set_functions_refused_not_answered(quiver_bin, pg, sql):
+    err = quiver_error(quiver_bin, sql)
+    assert "unsupported" in err and "set-returning function" in err, err
