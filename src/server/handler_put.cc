@@ -56,6 +56,11 @@ Result<ParameterRows> RowsFromBatches(const std::vector<RecordBatchRef>& batches
     for (int c = 0; c < raw->num_columns(); ++c) {
       auto t = ToEngineType(raw->column(c)->type);
       if (!t.ok()) return t.status().WithContext(fmt::format("parameter ${}", c + 1));
+      if (!ValueHolds(**t)) {
+        // A parameter is bound as one value; arrays and structs cannot be
+        // yet (they would arrive as NULL).
+        return Status::Unsupported("parameter ${} of type {}", c + 1, PgTypeName(**t));
+      }
       fields.push_back(field("$" + std::to_string(c + 1), *t));
     }
     QUIVER_ASSIGN_OR_RAISE(RecordBatchRef batch,

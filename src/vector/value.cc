@@ -416,6 +416,28 @@ Result<ArrayRef> ArrayFromValues(const std::vector<Value>& values, const TypeRef
   return Concatenate(parts, pool);
 }
 
+bool ValueHolds(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kNull:
+    case TypeId::kBool:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kDecimal128:
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kDate32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kIntervalMonthDayNano:
+      return true;
+    default:
+      return false;
+  }
+}
+
 Value ValueFromArray(const ArrayData& a, int64_t i) {
   if (a.IsNull(i)) return Value::Null(a.type);
   const TypeRef& t = a.type;

@@ -96,6 +96,9 @@ Result<ArrayRef> MakeArrayFromValue(const Value& value, int64_t length = 1,
                                     MemoryPool* pool = DefaultMemoryPool());
 // Slot i of an engine-typed array.
 Value ValueFromArray(const ArrayData& array, int64_t i);
+// Whether a Value can hold the values of `type` (not arrays, structs, maps):
+// ValueFromArray gives NULL for the others, so callers check first.
+bool ValueHolds(const DataType& type);
 // An array of `type` holding `values` (each NULL or of `type`).
 Result<ArrayRef> ArrayFromValues(const std::vector<Value>& values, const TypeRef& type,
                                  MemoryPool* pool = DefaultMemoryPool());

@@ -286,6 +286,20 @@ def test_adbc_returning(demo_server):
         conn.commit()
 
 
+def test_array_values_over_flight_sql(demo_server):
+    """Arrays leave as Arrow lists; a list-typed parameter, which the engine
+    cannot bind as one value yet, is refused rather than bound as NULL."""
+    with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
+        cur.execute("SELECT ARRAY[1, 2, NULL] AS a, ARRAY['x', 'y z'] AS b")
+        t = cur.fetch_arrow_table()
+        assert t.column("a").to_pylist() == [[1, 2, None]]
+        assert t.column("b").to_pylist() == [["x", "y z"]]
+        assert pa.types.is_list(t.schema.field("a").type)
+        with pytest.raises(adbc_driver_manager.Error, match="parameter \\$1 of type"):
+            cur.execute("SELECT cardinality(?::int[])", parameters=([1, 2],))
+            cur.fetchall()
+
+
 def test_adbc_ingest_modes(demo_server):
     df = pd.DataFrame({"k": [1, 2, 3], "v": ["x", "y", None], "d": [decimal.Decimal("1.25")] * 3})
     table = pa.Table.from_pandas(df, preserve_index=False)
