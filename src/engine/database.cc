@@ -821,9 +821,17 @@ struct Database::Impl {
       case sql::StatementKind::kDelete:
       case sql::StatementKind::kCopy:
       case sql::StatementKind::kTruncate:
-      case sql::StatementKind::kCreateTable:
       case sql::StatementKind::kCreateView:
       case sql::StatementKind::kDrop:
+        return Status::OK();
+      case sql::StatementKind::kCreateTable:
+        // A temporary table would be written to disk like any other: its
+        // TEMP would be ignored.
+        if (static_cast<const sql::CreateTableStatement&>(stmt).temporary) {
+          return Status::Unsupported("CREATE TEMPORARY TABLE in a --db database")
+              .WithSqlState(sqlstate::kFeatureNotSupported)
+              .WithHint("Create it in a session without --db, or as an ordinary table.");
+        }
         return Status::OK();
       case sql::StatementKind::kCreateForeignTable:
       case sql::StatementKind::kImportForeignSchema:

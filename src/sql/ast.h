@@ -327,6 +327,7 @@ struct CreateTableStatement : Statement {
   std::vector<UnenforcedConstraint> unenforced_constraints;
   bool if_not_exists = false;
   bool or_replace = false;
+  bool temporary = false;  // CREATE TEMP[ORARY] TABLE
   std::shared_ptr<SelectNode> as_select;  // CREATE TABLE ... AS SELECT
   std::vector<std::string> as_columns;    // CREATE TABLE t (a, b) AS ...
 };

@@ -262,6 +262,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
   out->name = QualifiedName(s.relation());
   out->name_location = s.relation().location();
   out->if_not_exists = s.if_not_exists();
+  out->temporary = s.relation().relpersistence() == "t";
   if (s.inh_relations_size() > 0) return UnsupportedAt(out->name_location, "INHERITS");
   if (s.has_partspec()) return UnsupportedAt(out->name_location, "partitioned tables");
   for (const auto& e : s.table_elts()) {
@@ -305,6 +306,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreateAs(
   out->name = QualifiedName(s.into().rel());
   out->name_location = s.into().rel().location();
   out->if_not_exists = s.if_not_exists();
+  out->temporary = s.into().rel().relpersistence() == "t";
   for (const auto& c : s.into().col_names()) out->as_columns.push_back(StringOf(c));
   if (!s.query().has_select_stmt()) return UnsupportedAt(-1, "CREATE TABLE AS with this query");
   QUIVER_ASSIGN_OR_RAISE(out->as_select, TransformSelect(s.query().select_stmt()));

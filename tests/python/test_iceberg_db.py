@@ -230,6 +230,9 @@ def test_refused_on_db_tables(quiver_bin, tmp_path):
         ("CREATE TABLE ck (a int CHECK (a > 0))", "CHECK and DEFAULT in a --db table"),
         ("CREATE TABLE df (a int DEFAULT 1)", "CHECK and DEFAULT in a --db table"),
         ("CREATE TABLE sm (a smallint)", "columns of type"),
+        # TEMP would be ignored: the table would be written to disk like any other
+        ("CREATE TEMP TABLE tmp (a int)", "CREATE TEMPORARY TABLE in a --db database"),
+        ("CREATE TEMPORARY TABLE tmp2 AS SELECT 1 AS a", "CREATE TEMPORARY TABLE in a --db database"),
     ]:
         r = quiver_sql(quiver_bin, db, sql, check=False)
         assert r.returncode != 0, sql
