@@ -13,6 +13,7 @@
 // per value and must not pay a call for it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 namespace quiver {
@@ -115,6 +116,13 @@ constexpr int DayOfWeek(int64_t days) { return static_cast<int>(FloorMod(days + 
 constexpr int IsoDayOfWeek(int64_t days) {
   const int dow = DayOfWeek(days);
   return dow == 0 ? 7 : dow;
+}
+
+// Microseconds since the Unix epoch, now (the system clock).
+inline int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace quiver

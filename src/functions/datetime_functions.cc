@@ -5,7 +5,6 @@
 // extract(field FROM x) returns numeric (PostgreSQL 14+): an integer-valued
 // numeric(18,0) for calendar fields, numeric(18,6) for second and epoch;
 // date_part('field', x) returns double precision.
-#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -267,12 +266,6 @@ ScalarKernel DateTruncKernel(bool date_input) {
     }
     return kernels::FinishFixed(out_type, n, std::move(out));
   };
-}
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace

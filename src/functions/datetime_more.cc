@@ -44,18 +44,6 @@ Status IntervalOutOfRange() {
   return Status::Invalid("interval out of range").WithSqlState(sqlstate::kDatetimeFieldOverflow);
 }
 
-// Runs f(i) -> Result<T> for the valid rows into a fixed-width output.
-template <typename T, typename F>
-Result<ArrayRef> FixedRows(KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
-                           const TypeRef& out_type, F f) {
-  QUIVER_ASSIGN_OR_RAISE(auto out, kernels::MakeFixedOutput(out_type, args, n, ctx.pool));
-  T* dst = out.data<T>();
-  for (int64_t i = 0; i < n; ++i) {
-    if (!out.IsValid(i)) continue;
-    QUIVER_ASSIGN_OR_RAISE(dst[i], f(i));
-  }
-  return kernels::FinishFixed(out_type, n, std::move(out));
-}
 
 // PostgreSQL's make_timestamp: negative years are BC, year 0 does not exist.
 Result<int64_t> MakeTimestamp(int64_t y, int64_t mo, int64_t d, int64_t h, int64_t mi, double sec) {
@@ -253,7 +241,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
     r->Add({t->timezone.empty() ? "make_timestamp" : "make_timestamptz", {i64, i64, i64, i64, i64, float64()},
             nullptr, t, nullptr,
             [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-              return FixedRows<int64_t>(ctx, a, n, out, [&](int64_t i) {
+              return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out, [&](int64_t i) {
                 return MakeTimestamp(ReadInt(a[0], i), ReadInt(a[1], i), ReadInt(a[2], i),
                                      ReadInt(a[3], i), ReadInt(a[4], i), ReadDouble(a[5], i));
               });
@@ -263,7 +251,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
   // passes all seven (named or positional, missing ones 0).
   r->Add({"make_interval", {i64, i64, i64, i64, i64, i64, float64()}, nullptr, iv, nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-            return FixedRows<Mdn>(ctx, a, n, out, [&](int64_t i) -> Result<Mdn> {
+            return kernels::StrictFixedRows<Mdn>(ctx.pool, a, n, out, [&](int64_t i) -> Result<Mdn> {
               const int64_t months = ReadInt(a[0], i) * 12 + ReadInt(a[1], i);
               const int64_t days = ReadInt(a[2], i) * 7 + ReadInt(a[3], i);
               const double secs = ReadDouble(a[6], i);
@@ -284,7 +272,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
     r->Add({name, {iv}, nullptr, iv, nullptr,
             [which = which](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n,
                             const TypeRef& out) {
-              return FixedRows<Mdn>(ctx, a, n, out, [&](int64_t i) -> Result<Mdn> {
+              return kernels::StrictFixedRows<Mdn>(ctx.pool, a, n, out, [&](int64_t i) -> Result<Mdn> {
                 Mdn v = ReadInterval(a[0], i);
                 Justify(&v, which.first, which.second);
                 return v;
@@ -294,13 +282,13 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
   for (const TypeRef& t : {ts, tstz}) {
     r->Add({"date_bin", {iv, t, t}, nullptr, t, nullptr,
             [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-              return FixedRows<int64_t>(ctx, a, n, out, [&](int64_t i) {
+              return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out, [&](int64_t i) {
                 return DateBin(ReadInterval(a[0], i), ReadTs(a[1], i), ReadTs(a[2], i));
               });
             }});
     r->Add({"age", {t, t}, nullptr, iv, nullptr,
             [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-              return FixedRows<Mdn>(ctx, a, n, out, [&](int64_t i) -> Result<Mdn> {
+              return kernels::StrictFixedRows<Mdn>(ctx.pool, a, n, out, [&](int64_t i) -> Result<Mdn> {
                 return Age(ReadTs(a[0], i), ReadTs(a[1], i));
               });
             }});
@@ -313,7 +301,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count();
           const int64_t midnight = FloorDiv(now, kMicrosPerDay) * kMicrosPerDay;
-          return FixedRows<Mdn>(ctx, a, n, out,
+          return kernels::StrictFixedRows<Mdn>(ctx.pool, a, n, out,
                                 [&](int64_t i) -> Result<Mdn> { return Age(midnight, ReadTs(a[0], i)); });
         }};
     age_today.is_volatile = true;
@@ -324,7 +312,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
   r->Add({"timezone", {utf8(), tstz}, nullptr, ts, nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
             ZoneSource zones(a[0]);
-            return FixedRows<int64_t>(ctx, a, n, out, [&](int64_t i) -> Result<int64_t> {
+            return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out, [&](int64_t i) -> Result<int64_t> {
               QUIVER_ASSIGN_OR_RAISE(const TimeZone* z, zones.Get(i));
               const int64_t utc = ReadTs(a[1], i);
               return utc + int64_t{z->OffsetAt(FloorDiv(utc, 1000000))} * 1000000;
@@ -333,7 +321,7 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r) {
   r->Add({"timezone", {utf8(), ts}, nullptr, tstz, nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
             ZoneSource zones(a[0]);
-            return FixedRows<int64_t>(ctx, a, n, out, [&](int64_t i) -> Result<int64_t> {
+            return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out, [&](int64_t i) -> Result<int64_t> {
               QUIVER_ASSIGN_OR_RAISE(const TimeZone* z, zones.Get(i));
               return LocalToUtc(*z, ReadTs(a[1], i));
             });

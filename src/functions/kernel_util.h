@@ -185,4 +185,19 @@ class StringOutput {
   StringBuilder builder_;
 };
 
+// Row by row fixed-width output of T for a strict function: f(i) ->
+// Result<T> runs for the rows where every input is valid (the output
+// validity is propagated first); the other rows stay NULL.
+template <typename T, typename F>
+Result<ArrayRef> StrictFixedRows(MemoryPool* pool, const std::vector<VectorRef>& args, int64_t n,
+                                 const TypeRef& out_type, F f) {
+  QUIVER_ASSIGN_OR_RAISE(auto out, MakeFixedOutput(out_type, args, n, pool));
+  T* dst = out.template data<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (!out.IsValid(i)) continue;
+    QUIVER_ASSIGN_OR_RAISE(dst[i], f(i));
+  }
+  return FinishFixed(out_type, n, std::move(out));
+}
+
 }  // namespace quiver::kernels

@@ -5,7 +5,6 @@
 // to_hex, gcd, lcm, overlay(... PLACING ... FROM ... [FOR ...]).
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -14,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/calendar.h"
 #include "functions/families.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -57,18 +57,6 @@ Result<ArrayRef> TextRows(KernelContext& ctx, const std::vector<VectorRef>& args
   return out.Finish();
 }
 
-// Row by row fixed-width output of T (strict).
-template <typename T, typename F>
-Result<ArrayRef> FixedRows(KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
-                           const TypeRef& out_type, F f) {
-  QUIVER_ASSIGN_OR_RAISE(auto out, kernels::MakeFixedOutput(out_type, args, n, ctx.pool));
-  T* dst = out.data<T>();
-  for (int64_t i = 0; i < n; ++i) {
-    if (!out.IsValid(i)) continue;
-    QUIVER_ASSIGN_OR_RAISE(dst[i], f(i));
-  }
-  return kernels::FinishFixed(out_type, n, std::move(out));
-}
 
 Status IntegerOutOfRange(const TypeRef& t) {
   return Status::Invalid("{} out of range", t->id == TypeId::kInt64 ? "bigint" : "integer")
@@ -139,12 +127,6 @@ Result<std::string> Overlay(std::string_view s, std::string_view r, int64_t star
   out.append(r);
   if (start - 1 + count < Utf8Chars(s)) out.append(s.substr(Utf8Offset(s, start - 1 + count)));
   return out;
-}
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -279,7 +261,7 @@ void RegisterSystemFunctions(FunctionRegistry* r) {
     r->Add({"bit_length", {t}, nullptr, int32(), nullptr,
             [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
               StringAccess s(a[0]);
-              return FixedRows<int32_t>(ctx, a, n, out, [&](int64_t i) -> Result<int32_t> {
+              return kernels::StrictFixedRows<int32_t>(ctx.pool, a, n, out, [&](int64_t i) -> Result<int32_t> {
                 return static_cast<int32_t>(s(i).size() * 8);
               });
             }});
@@ -299,26 +281,26 @@ void RegisterSystemFunctions(FunctionRegistry* r) {
   }
   r->Add({"gcd", {int32(), int32()}, nullptr, int32(), nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-            return FixedRows<int32_t>(ctx, a, n, out, [&](int64_t i) {
+            return kernels::StrictFixedRows<int32_t>(ctx.pool, a, n, out, [&](int64_t i) {
               return Gcd<int32_t>(static_cast<int32_t>(ReadInt(a[0], i)),
                                   static_cast<int32_t>(ReadInt(a[1], i)), out);
             });
           }});
   r->Add({"gcd", {int64(), int64()}, nullptr, int64(), nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-            return FixedRows<int64_t>(ctx, a, n, out,
+            return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out,
                                       [&](int64_t i) { return Gcd<int64_t>(ReadInt(a[0], i), ReadInt(a[1], i), out); });
           }});
   r->Add({"lcm", {int32(), int32()}, nullptr, int32(), nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-            return FixedRows<int32_t>(ctx, a, n, out, [&](int64_t i) {
+            return kernels::StrictFixedRows<int32_t>(ctx.pool, a, n, out, [&](int64_t i) {
               return Lcm<int32_t>(static_cast<int32_t>(ReadInt(a[0], i)),
                                   static_cast<int32_t>(ReadInt(a[1], i)), out);
             });
           }});
   r->Add({"lcm", {int64(), int64()}, nullptr, int64(), nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& a, int64_t n, const TypeRef& out) {
-            return FixedRows<int64_t>(ctx, a, n, out,
+            return kernels::StrictFixedRows<int64_t>(ctx.pool, a, n, out,
                                       [&](int64_t i) { return Lcm<int64_t>(ReadInt(a[0], i), ReadInt(a[1], i), out); });
           }});
   r->Add({"overlay", {text, text, int32(), int32()}, nullptr, text, nullptr,
