@@ -187,6 +187,26 @@ void RegisterMathFunctions(FunctionRegistry* r) {
             DoubleFn([](double v) { return std::log10(v); },
                      "cannot take logarithm of zero or a negative number", [](double v) { return v <= 0; })});
   }
+  // log(b, x): the logarithm of x to base b (PostgreSQL has it for numeric;
+  // here in double precision like the one-argument forms).
+  r->Add({"log", {float64(), float64()}, nullptr, float64(), nullptr,
+          [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n, const TypeRef& out)
+              -> Result<ArrayRef> {
+            return kernels::StrictFixedRows<double>(ctx.pool, args, n, out, [&](int64_t i) -> Result<double> {
+              const double b = args[0].values<double>()[args[0].index(i)];
+              const double x = args[1].values<double>()[args[1].index(i)];
+              if (b <= 0 || x <= 0) {
+                return Status::Invalid("cannot take logarithm of zero or a negative number")
+                    .WithSqlState(sqlstate::kInvalidArgumentForLogarithm);
+              }
+              if (b == 1) return Status::Invalid("division by zero").WithSqlState(sqlstate::kDivisionByZero);
+              const double r = std::log(x) / std::log(b);
+              // An exact power (log(10, 1000)) answers the exact integer, as
+              // PostgreSQL's numeric log does, not 2.9999999999999996.
+              const double k = std::nearbyint(r);
+              return std::abs(k) < 1024 && std::pow(b, k) == x ? k : r;
+            });
+          }});
   r->Add({"degrees", {float64()}, nullptr, float64(), nullptr, DoubleFn([](double v) { return v * 180 / M_PI; })});
   r->Add({"radians", {float64()}, nullptr, float64(), nullptr, DoubleFn([](double v) { return v * M_PI / 180; })});
   for (const char* name : {"power", "pow"}) {

@@ -55,6 +55,99 @@ std::string IntervalWithField(const std::string& text, int mask) {
   return text;
 }
 
+// A deep copy of a parsed expression; subqueries and window clauses are
+// shared (the binder only reads them). Row comparisons use an element in
+// more than one of the scalar comparisons they expand to.
+ExprPtr CloneExpr(const ParsedExpr& e) {
+  auto c = std::make_unique<ParsedExpr>(e.kind, e.location);
+  c->names = e.names;
+  c->name = e.name;
+  for (const auto& x : e.children) c->children.push_back(CloneExpr(*x));
+  c->arg_names = e.arg_names;
+  c->literal = e.literal;
+  c->text = e.text;
+  c->ival = e.ival;
+  c->bval = e.bval;
+  c->param_index = e.param_index;
+  c->type_name = e.type_name;
+  c->negated = e.negated;
+  c->distinct = e.distinct;
+  c->star = e.star;
+  c->symmetric = e.symmetric;
+  if (e.filter) c->filter = CloneExpr(*e.filter);
+  for (const auto& o : e.agg_order) {
+    c->agg_order.push_back({CloneExpr(*o.expr), o.descending, o.nulls_first});
+  }
+  c->has_window = e.has_window;
+  c->within_group = e.within_group;
+  c->window = e.window;
+  if (e.case_arg) c->case_arg = CloneExpr(*e.case_arg);
+  if (e.case_else) c->case_else = CloneExpr(*e.case_else);
+  c->subquery_kind = e.subquery_kind;
+  c->subquery = e.subquery;
+  return c;
+}
+
+ExprPtr MakeBinary(ExprKind kind, std::string name, ExprPtr l, ExprPtr r, int loc) {
+  auto e = std::make_unique<ParsedExpr>(kind, loc);
+  e->name = std::move(name);
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+// PostgreSQL's row-wise comparison `(a1, a2, ...) op (b1, b2, ...)` as
+// scalar comparisons (SQL standard 8.2): = is the AND of the pairs' =,
+// <> the OR of their <>, and < <= > >= compare left to right, the first
+// unequal pair deciding: a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...)), the
+// last pair with the operator itself. Three-valued logic then gives
+// PostgreSQL's NULL answers (a NULL pair reached decides NULL).
+// IS [NOT] DISTINCT FROM: `op` is "distinct" / "not distinct".
+Result<ExprPtr> ExpandRowComparison(const std::string& op, ExprPtr l, ExprPtr r, int loc) {
+  if (l->children.size() != r->children.size()) {
+    return Status::Invalid("unequal number of entries in row expressions")
+        .WithSqlState(sqlstate::kSyntaxError)
+        .WithPosition(loc);
+  }
+  const size_t n = l->children.size();
+  if (n == 0) return UnsupportedAt(loc, "comparison of empty rows");
+  auto& a = l->children;
+  auto& b = r->children;
+  if (op == "=" || op == "<>" || op == "distinct" || op == "not distinct") {
+    const bool conj = op == "=" || op == "not distinct";
+    auto out = std::make_unique<ParsedExpr>(conj ? ExprKind::kAnd : ExprKind::kOr, loc);
+    for (size_t i = 0; i < n; ++i) {
+      if (op == "=" || op == "<>") {
+        out->children.push_back(MakeBinary(ExprKind::kOperator, op, std::move(a[i]), std::move(b[i]), loc));
+      } else {
+        auto d = MakeBinary(ExprKind::kIsDistinct, "", std::move(a[i]), std::move(b[i]), loc);
+        d->negated = op == "not distinct";
+        out->children.push_back(std::move(d));
+      }
+    }
+    if (n == 1) return std::move(out->children[0]);
+    return out;
+  }
+  if (op != "<" && op != "<=" && op != ">" && op != ">=") {
+    return UnsupportedAt(loc, "operator " + op + " between rows");
+  }
+  const std::string strict = op.substr(0, 1);  // "<" or ">"
+  ExprPtr acc = MakeBinary(ExprKind::kOperator, op, std::move(a[n - 1]), std::move(b[n - 1]), loc);
+  for (size_t k = n - 1; k-- > 0;) {
+    auto eq = MakeBinary(ExprKind::kOperator, "=", CloneExpr(*a[k]), CloneExpr(*b[k]), loc);
+    auto both = std::make_unique<ParsedExpr>(ExprKind::kAnd, loc);
+    both->children.push_back(std::move(eq));
+    both->children.push_back(std::move(acc));
+    auto either = std::make_unique<ParsedExpr>(ExprKind::kOr, loc);
+    either->children.push_back(MakeBinary(ExprKind::kOperator, strict, std::move(a[k]), std::move(b[k]), loc));
+    either->children.push_back(std::move(both));
+    acc = std::move(either);
+  }
+  return acc;
+}
+
+bool IsRow(const ExprPtr& e) { return e && e->kind == ExprKind::kRow; }
+
 }  // namespace
 
 Result<TypeName> Transformer::TransformTypeName(const pg_query::TypeName& t) {
@@ -198,6 +291,16 @@ Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
         e->negated = true;
       } else if (op == "!=") {
         e->name = "<>";
+      } else if ((e->children.size() == 1 && (op == "|/" || op == "||/" || op == "@")) ||
+                 (e->children.size() == 2 && op == "^@")) {
+        // Operators PostgreSQL defines as its functions: |/ sqrt, ||/ cbrt,
+        // @ abs, ^@ starts_with.
+        e->kind = ExprKind::kFunction;
+        e->name = op == "|/" ? "sqrt" : op == "||/" ? "cbrt" : op == "@" ? "abs" : "starts_with";
+      }
+      if (e->kind == ExprKind::kOperator && e->children.size() == 2 && IsRow(e->children[0]) &&
+          IsRow(e->children[1])) {
+        return ExpandRowComparison(e->name, std::move(e->children[0]), std::move(e->children[1]), loc);
       }
       return e;
     }
@@ -213,13 +316,14 @@ Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
       e->name = (a.kind() == pg_query::AEXPR_OP_ANY ? "__any_" : "__all_") + cmp;
       return e;
     }
-    case pg_query::AEXPR_DISTINCT: {
-      QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kIsDistinct));
-      return e;
-    }
+    case pg_query::AEXPR_DISTINCT:
     case pg_query::AEXPR_NOT_DISTINCT: {
       QUIVER_ASSIGN_OR_RAISE(auto e, binary(ExprKind::kIsDistinct));
-      e->negated = true;
+      e->negated = a.kind() == pg_query::AEXPR_NOT_DISTINCT;
+      if (IsRow(e->children[0]) && IsRow(e->children[1])) {
+        return ExpandRowComparison(e->negated ? "not distinct" : "distinct", std::move(e->children[0]),
+                                   std::move(e->children[1]), loc);
+      }
       return e;
     }
     case pg_query::AEXPR_NULLIF:
@@ -233,6 +337,21 @@ Result<ExprPtr> Transformer::TransformAExpr(const pg_query::A_Expr& a) {
       for (const auto& item : a.rexpr().list().items()) {
         QUIVER_ASSIGN_OR_RAISE(auto x, TransformExpr(item));
         e->children.push_back(std::move(x));
+      }
+      if (IsRow(e->children[0])) {
+        // (a, b) [NOT] IN ((1, 2), (3, 4)): the OR of the row equalities
+        // (AND of the inequalities for NOT IN).
+        auto out = std::make_unique<ParsedExpr>(e->negated ? ExprKind::kAnd : ExprKind::kOr, loc);
+        for (size_t i = 1; i < e->children.size(); ++i) {
+          if (!IsRow(e->children[i])) {
+            return UnsupportedAt(e->children[i]->location, "IN comparing a row with a non-row value");
+          }
+          QUIVER_ASSIGN_OR_RAISE(auto c, ExpandRowComparison(e->negated ? "<>" : "=", CloneExpr(*e->children[0]),
+                                                             std::move(e->children[i]), loc));
+          out->children.push_back(std::move(c));
+        }
+        if (out->children.size() == 1) return std::move(out->children[0]);
+        return out;
       }
       return e;
     }

@@ -228,6 +228,15 @@ QUERIES = [
     "(TIMESTAMP '1900-01-01 00:00' AT TIME ZONE 'Europe/Amsterdam')::text, timezone('Asia/Tokyo', TIMESTAMPTZ '2024-02-29 20:00+00')::text",
     "SELECT id, to_char((tz AT TIME ZONE 'America/Los_Angeles') + interval '1 day', 'YYYY-MM-DD HH24:MI') FROM t",
     "SELECT id, to_char(to_timestamp(to_char(tz, 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US') FROM t",
+    # Row-wise comparison (left to right, the first unequal or NULL pair deciding), row IN lists
+    "SELECT a, b, (a, b) = (1, 2), (a, b) <> (1, 2), (a, b) < (1, 2), (a, b) <= (1, 2), (a, b) > (1, 2), (a, b) >= (1, 2), "
+    "(a, b) IS DISTINCT FROM (1, NULL), (a, b) IS NOT DISTINCT FROM (1, NULL), (a, b) IN ((1, 2), (2, NULL)), "
+    "(a, b) NOT IN ((1, 2), (0, 5)), ROW(a, b, 1) < ROW(1, 2, 2) "
+    "FROM (VALUES (1, 2), (1, 3), (0, 9), (2, NULL), (NULL, 1), (1, NULL), (NULL, NULL)) v(a, b) ORDER BY a NULLS LAST, b NULLS LAST",
+    "SELECT id, s FROM r WHERE (length(s), s) > (3, 'abc') ORDER BY id",
+    # Operators PostgreSQL defines through functions; log with a base
+    "SELECT |/ 16.0, ||/ 27.0, @ (-5), @ (-2.5), 'abc' ^@ 'ab', 'abc' ^@ 'b', log(2, 8), log(10, 1000), log(2, 10), log(0.5, 0.25)",
+    "SELECT id, s ^@ p FROM r",
 ]
 
 ERRORS = [
@@ -297,6 +306,12 @@ ERRORS = [
     'SELECT gcd((-2147483648)::int, 0)',
     'SELECT lcm(2147483647, 2147483646)',
     "SELECT overlay('abc' placing 'x' from 0)",
+    "SELECT (1, 2) = (1, 2, 3)",
+    "SELECT (1, 2) < (1, 2, 3)",
+    "SELECT log(0, 8)",
+    "SELECT log(-2, 8)",
+    "SELECT log(1, 8)",
+    "SELECT |/ -4.0",
 ]
 
 REFUSED = [
