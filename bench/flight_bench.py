@@ -303,7 +303,8 @@ class Quiver:
 
     name = "quiver"
 
-    def __init__(self, binary, tmp, data_dir, uri=None):
+    def __init__(self, binary, tmp, data_dir, uri=None, endpoints=1):
+        self.endpoints = endpoints
         self.binary, self.tmp, self.data_dir = Path(binary), tmp, data_dir
         self.uri, self.external = uri, uri is not None
         self.proc = None
@@ -330,7 +331,8 @@ class Quiver:
             logf = open(self.tmp / "quiver.log", "wb")
             self.proc = subprocess.Popen(
                 [str(self.binary), "serve", "--data", str(self.data_dir), "--host", "127.0.0.1",
-                 "--port", str(port)], stdout=logf, stderr=subprocess.STDOUT,
+                 "--port", str(port)] + (["--endpoints", str(self.endpoints)] if self.endpoints > 1 else []),
+                stdout=logf, stderr=subprocess.STDOUT,
                 start_new_session=True)
             wait_port(port, self.proc, what="quiver serve")
             self.uri = f"grpc://127.0.0.1:{port}"
@@ -547,6 +549,17 @@ def worker_main(params, sql, pipe):
     conn.close()
 
 
+_POOL = []
+
+
+def endpoint_pool():
+    """Threads that fetch a FlightInfo's endpoints at once (pyarrow releases the GIL)."""
+    if not _POOL:
+        import concurrent.futures
+        _POOL.append(concurrent.futures.ThreadPoolExecutor(16))
+    return _POOL[0]
+
+
 def worker_loop(conn, mode, sql, pipe):
     import pandas as pd
     while pipe.recv() == "run":
@@ -555,7 +568,11 @@ def worker_loop(conn, mode, sql, pipe):
         if mode == "pyflight":
             import pyarrow.flight as flight
             info = conn.get_flight_info(flight.FlightDescriptor.for_command(sql.encode()))
-            result = [conn.do_get(ep.ticket).read_all() for ep in info.endpoints]
+            if len(info.endpoints) > 1:  # `quiver serve --endpoints N`: fetched in parallel
+                result = list(endpoint_pool().map(lambda ep: conn.do_get(ep.ticket).read_all(),
+                                                  info.endpoints))
+            else:
+                result = [conn.do_get(ep.ticket).read_all() for ep in info.endpoints]
             elapsed = time.perf_counter() - t0
             n = sum(t.num_rows for t in result)
         elif mode == "fetch":
@@ -916,6 +933,9 @@ def main():
     ap.add_argument("--no-install", action="store_true", help="never call apt-get")
     ap.add_argument("--results", type=Path, default=BENCH_DIR / "RESULTS.md")
     ap.add_argument("--no-write", action="store_true", help="print the tables only")
+    ap.add_argument("--endpoints", type=int, default=1,
+                    help="start quiver serve with --endpoints N: SELECT * leaves in N endpoints, "
+                         "which ADBC and the pyarrow.flight client (a thread each) fetch in parallel")
     args = ap.parse_args()
     if args.quick:
         args.sizes, args.budget, args.no_write = "100k", min(args.budget, 10.0), True
@@ -952,7 +972,7 @@ def main():
     quiver_note = None
     try:
         if "quiver" in peers:
-            q = Quiver(args.quiver, tmp, args.data_dir / "parquet", args.quiver_uri)
+            q = Quiver(args.quiver, tmp, args.data_dir / "parquet", args.quiver_uri, args.endpoints)
             quiver_note = q.unavailable()
             if quiver_note:
                 log(f"QUIVER SKIPPED: {quiver_note}; measuring the peers only")

@@ -77,6 +77,9 @@ class MemoryScanPlan final : public ScanPlan {
       : schema_(std::move(schema)), batches_(std::move(batches)), columns_(std::move(columns)) {}
   SchemaRef schema() const override { return schema_; }
   int64_t num_units() const override { return static_cast<int64_t>(batches_.size()); }
+  int64_t unit_rows(int64_t unit) const override {
+    return batches_[static_cast<size_t>(unit)]->num_rows();
+  }
   Result<RecordBatchRef> ReadUnit(int64_t unit) override {
     const RecordBatchRef& b = batches_[static_cast<size_t>(unit)];
     std::vector<ArrayRef> cols;
@@ -105,6 +108,9 @@ class PositionedScanPlan final : public ScanPlan {
         width_(width) {}
   SchemaRef schema() const override { return schema_; }
   int64_t num_units() const override { return static_cast<int64_t>(batches_.size()); }
+  int64_t unit_rows(int64_t unit) const override {
+    return batches_[static_cast<size_t>(unit)]->num_rows();
+  }
   Result<RecordBatchRef> ReadUnit(int64_t unit) override {
     const RecordBatchRef& b = batches_[static_cast<size_t>(unit)];
     std::vector<ArrayRef> cols;

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,8 @@ class ScanPlan {
   virtual int64_t num_units() const = 0;
   virtual Result<RecordBatchRef> ReadUnit(int64_t unit) = 0;
   virtual const UnitStatistics* unit_statistics(int64_t unit) const { return nullptr; }
+  // Rows of a unit when known without reading it (memory batches), else -1.
+  virtual int64_t unit_rows(int64_t unit) const { return -1; }
   // Sequential sources: the batches after all units. Null when none.
   virtual RecordBatchReader* stream() { return nullptr; }
 
@@ -68,6 +71,24 @@ class ScanPlan {
 
  private:
   Counters counters_;
+};
+
+// One of `count` parts of a scan that together read it exactly once (the
+// endpoints of a Flight SQL result, fetched in parallel). The parts share
+// `group`: the first to start plans the scan and the others read that same
+// ScanPlan, so all see one snapshot of the table. Part `index` reads the
+// rows [index * R / count, (index + 1) * R / count) of the plan's R rows, in
+// unit order, when every unit's row count is known (ScanPlan::unit_rows);
+// else the units [index * U / count, (index + 1) * U / count). A sequential
+// source's stream (after the units) belongs to part 0.
+struct ScanPartition {
+  struct Group {
+    std::mutex mu;
+    std::shared_ptr<ScanPlan> plan;  // GUARDED_BY(mu)
+  };
+  int index = 0;
+  int count = 1;
+  std::shared_ptr<Group> group;
 };
 
 class TableSource {

@@ -20,6 +20,7 @@
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
 #include "execution/operators/physical_result_stream.h"
+#include "execution/operators/physical_table_scan.h"
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "formats/file_format.h"
@@ -56,6 +57,37 @@ std::vector<Value> QueryResult::Row(int64_t r) const {
 // --- statement execution -------------------------------------------------------------
 
 namespace {
+
+bool HasSubqueryOrWindow(const plan::Expression& e) {
+  if (e.type == plan::ExprType::kSubquery || e.type == plan::ExprType::kWindow ||
+      e.type == plan::ExprType::kAggregate) {
+    return true;
+  }
+  for (const auto& c : e.children) {
+    if (c != nullptr && HasSubqueryOrWindow(*c)) return true;
+  }
+  return false;
+}
+
+// A scan of one table under filters and projections only: each part of the
+// table gives its own part of the result (PreparedStatement::partitionable).
+bool IsPartitionableScan(const plan::LogicalOperator& root) {
+  const plan::LogicalOperator* op = &root;
+  for (;;) {
+    bool nested = false;
+    op->ForEachExpression([&](const plan::Expression& e) { nested |= HasSubqueryOrWindow(e); });
+    if (nested) return false;
+    if (op->type == plan::LogicalOpType::kGet) {
+      return op->children.empty() && op->As<plan::LogicalGet>().table != nullptr;
+    }
+    if ((op->type != plan::LogicalOpType::kFilter &&
+         op->type != plan::LogicalOpType::kProjection) ||
+        op->children.size() != 1) {
+      return false;
+    }
+    op = op->children[0].get();
+  }
+}
 
 // The options of the statement running on this thread. A statement runs on
 // the thread that called ExecuteStream (only its pipeline tasks run
@@ -273,6 +305,17 @@ struct Database::Impl {
     return ctx;
   }
 
+  // The scan under a chain of single-child operators; null when there is
+  // none (a query IsPartitionableScan accepted plans to such a chain).
+  static exec::PhysicalTableScan* PartitionableScanOf(exec::PhysicalOperator* op) {
+    while (op != nullptr) {
+      if (auto* scan = dynamic_cast<exec::PhysicalTableScan*>(op)) return scan;
+      if (op->children().size() != 1) return nullptr;
+      op = op->children()[0].get();
+    }
+    return nullptr;
+  }
+
   // Plans a bound query and starts it on a thread of its own, its result
   // streamed (see QueryStream).
   Result<std::unique_ptr<QueryStream>> StartQuery(BoundQuery q, plan::BindState* state,
@@ -288,6 +331,15 @@ struct Database::Impl {
     st->has_rows = true;
     st->schema = schema(std::move(fields));
     st->transaction = std::move(txn);
+    if (options.partition.count > 1) {
+      exec::PhysicalTableScan* scan =
+          IsPartitionableScan(*plan) ? PartitionableScanOf(physical.get()) : nullptr;
+      if (scan != nullptr) {
+        scan->SetPartition(options.partition);
+      } else if (options.partition.index != 0) {
+        return std::make_unique<QueryStream>(std::move(st));  // part 0 has every row
+      }
+    }
     // A few batches in flight (about 8 MiB, 2 to 8 batches): enough to keep
     // the consumer and the query both busy, little enough that the result
     // never piles up.
@@ -1019,6 +1071,7 @@ Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& 
           field(q.names[i], q.types[i]->id == TypeId::kNull ? utf8() : q.types[i]));
     }
     p->schema_ = schema(std::move(fields));
+    p->partitionable_ = IsPartitionableScan(*q.plan);
   } else if (stmt.kind == sql::StatementKind::kExplain) {
     p->schema_ = schema({field("QUERY PLAN", utf8(), false)});
   } else if (sql::ReturnsRows(stmt)) {

@@ -103,6 +103,12 @@ struct StatementOptions {
   // False refuses BEGIN, SAVEPOINT and the rest (0A000): for callers whose
   // statements do not belong to one connection's sequence.
   bool transaction_blocks = true;
+  // Run one part of a query (catalog/scan.h ScanPartition; count > 1): a
+  // query that is a scan of one table with only filters and projections
+  // above it (PreparedStatement::partitionable) reads that part of the
+  // table; any other query runs whole in part 0 and returns no rows in the
+  // others. Either way the parts' rows together are the query's.
+  ScanPartition partition;
 };
 
 // The result of one statement, batch by batch. Queries run on a background
@@ -155,6 +161,10 @@ class PreparedStatement {
   const SchemaRef& result_schema() const { return schema_; }
   int num_parameters() const { return num_parameters_; }
   const std::string& sql() const { return sql_; }
+  // A query that reads one table through filters and projections only (no
+  // join, aggregate, ORDER BY, LIMIT, DISTINCT, window, set operation): its
+  // result can be split into parts (StatementOptions::partition).
+  bool partitionable() const { return partitionable_; }
 
   Result<std::unique_ptr<QueryStream>> Execute(const std::vector<Value>& params,
                                                const StatementOptions& options = {}) const;
@@ -164,6 +174,7 @@ class PreparedStatement {
   Database* db_ = nullptr;
   std::string sql_;
   bool returns_rows_ = false;
+  bool partitionable_ = false;
   SchemaRef schema_;
   int num_parameters_ = 0;
 };

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/scan.h"
 #include "columnar/array.h"
 #include "common/status.h"
 #include "vector/value.h"
@@ -32,6 +33,8 @@ struct ExecOptions {
   // About the bytes of the batches the query's threads hand out (merged
   // from its chunks); 0: one batch per chunk.
   int64_t result_batch_bytes = int64_t{1} << 20;
+  // One part of a query's result (catalog/scan.h; count 1: all of it).
+  ScanPartition partition;
 };
 
 // The result of one statement, batch by batch as the engine produces it.
@@ -67,6 +70,10 @@ class PreparedQuery {
   virtual const SchemaRef& result_schema() const = 0;
   // $1 .. $n placeholders.
   virtual int num_parameters() const = 0;
+  // Whether ExecOptions::partition splits the result (a scan of one table
+  // with filters and projections only); other queries return every row in
+  // part 0 and none in the others.
+  virtual bool partitionable() const { return false; }
   virtual Result<std::unique_ptr<BatchStream>> Execute(const std::vector<Value>& params,
                                                        const ExecOptions& options) const = 0;
 };

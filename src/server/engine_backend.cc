@@ -27,6 +27,7 @@ Result<StatementOptions> ToStatementOptions(const ExecOptions& options) {
   o.memory_limit = options.memory_limit;
   o.read_only = options.read_only;
   o.result_batch_bytes = options.result_batch_bytes;
+  o.partition = options.partition;
   // Calls of one client may arrive on any connection and several clients
   // share the database's session, so a BEGIN here would open a block that
   // other clients' statements join: refused (0A000). Each statement commits
@@ -70,6 +71,7 @@ class EnginePrepared final : public PreparedQuery {
   bool returns_rows() const override { return statement_->returns_rows(); }
   const SchemaRef& result_schema() const override { return statement_->result_schema(); }
   int num_parameters() const override { return statement_->num_parameters(); }
+  bool partitionable() const override { return statement_->partitionable(); }
 
   Result<std::unique_ptr<BatchStream>> Execute(const std::vector<Value>& params,
                                                const ExecOptions& options) const override {

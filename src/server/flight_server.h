@@ -50,6 +50,11 @@ struct FlightServerOptions {
   // sent as slices of about batch_bytes (max_batch_rows rows at most).
   int64_t max_batch_rows = int64_t{1} << 20;
   int64_t batch_bytes = int64_t{4} << 20;
+  // FlightInfo endpoints of a query that is a scan of one table with only
+  // filters and projections (each endpoint's ticket reads one part of the
+  // table, all parts one snapshot); other results have one. A session may
+  // choose its own with the session option "quiver.endpoints".
+  int endpoints = 1;
   bool verbose = false;  // log every RPC
   // Where log lines go (one line each, no newline); default: stderr.
   std::function<void(const std::string&)> log;

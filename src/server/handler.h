@@ -28,6 +28,11 @@
 
 namespace quiver::server {
 
+// The session option (SetSessionOptions) choosing the endpoints of a
+// partitionable query's FlightInfo: an integer from 1 to kMaxEndpoints.
+inline constexpr const char* kEndpointsOption = "quiver.endpoints";
+inline constexpr int kMaxEndpoints = 64;
+
 struct Caller {
   std::string user;
   std::string session;  // Registry session key
@@ -76,8 +81,15 @@ class Handler {
 
  private:
   ExecOptions StatementOptions() const;
-  // Registers an execution and describes it as a FlightInfo with one endpoint.
-  Result<pb::FlightInfo> InfoFor(std::shared_ptr<Execution> e, const pb::FlightDescriptor& d);
+  // StatementOptions for part `part` of e's result.
+  ExecOptions PartOptions(const Execution& e, int part) const;
+  // FlightInfo endpoints a partitionable query gets: the caller's session
+  // option kEndpointsOption, else --endpoints.
+  int EndpointsFor(const Caller& caller);
+  // Registers an execution and describes it as a FlightInfo: one endpoint,
+  // or EndpointsFor(caller) for a query that can be split (e->parts).
+  Result<pb::FlightInfo> InfoFor(const Caller& caller, std::shared_ptr<Execution> e,
+                                 const pb::FlightDescriptor& d);
   Result<pb::FlightInfo> StatementInfo(const Caller& caller, const std::string& sql,
                                        const pb::FlightDescriptor& d);
   Result<pb::FlightInfo> PreparedInfo(const Caller& caller, const std::string& handle,

@@ -157,7 +157,13 @@ Result<Results> Handler::SetSessionOptions(const Caller& caller, std::string_vie
     const bool unset = value.option_value_case() == pb::SessionOptionValue::OPTION_VALUE_NOT_SET;
     const std::string text = OptionText(value);
     // One schema and no catalogs: only those may be "chosen".
-    if ((name == "catalog" && !text.empty()) ||
+    bool bad_endpoints = false;
+    if (name == kEndpointsOption && !unset) {
+      const bool digits = !text.empty() && text.size() <= 3 &&
+                          text.find_first_not_of("0123456789") == std::string::npos;
+      bad_endpoints = !digits || std::stoi(text) < 1 || std::stoi(text) > kMaxEndpoints;
+    }
+    if (bad_endpoints || (name == "catalog" && !text.empty()) ||
         (name == "schema" && !text.empty() && text != "public")) {
       (*result.mutable_errors())[name].set_value(pb::SetSessionOptionsResult::INVALID_VALUE);
       continue;

@@ -82,8 +82,12 @@ struct Execution {
   // asks for them; registered with `cancel`. Dropped by the Handler when no
   // DoGet came for it soon enough.
   std::mutex started_mu;
-  std::unique_ptr<BatchStream> started;  // GUARDED_BY(started_mu)
-  Clock::time_point started_at;          // GUARDED_BY(started_mu)
+  std::vector<std::unique_ptr<BatchStream>> started;  // per part; GUARDED_BY(started_mu)
+  Clock::time_point started_at;                       // GUARDED_BY(started_mu)
+  // The result in `parts` parts, a ticket (FlightInfo endpoint) each; the
+  // parts share one scan of the table (ScanPartition::Group).
+  int parts = 1;
+  std::shared_ptr<ScanPartition::Group> partition_group;
 };
 
 struct Session {

@@ -46,6 +46,7 @@ struct ServeArgs {
   int max_connections = 0;
   double token_ttl = 3600;
   int64_t max_batch_rows = int64_t{1} << 20;
+  int endpoints = 1;
   std::string batch_bytes;
   int64_t demo_rows = 100000;
   int threads = 0;
@@ -187,6 +188,7 @@ Status RunServe(const ServeArgs& args) {
   options.read_only = args.read_only;
   options.max_connections = args.max_connections;
   options.max_batch_rows = args.max_batch_rows;
+  options.endpoints = args.endpoints;
   if (!args.batch_bytes.empty()) {
     QUIVER_ASSIGN_OR_RAISE(options.batch_bytes, ParseMemorySize(args.batch_bytes));
     if (options.batch_bytes < 1) return Status::Invalid("--batch-bytes must be positive");
@@ -330,6 +332,11 @@ CommandAction AddServeCommand(CLI::App* app) {
          "--max-connections", args->max_connections,
          "Refuse clients beyond N open connections (RESOURCE_EXHAUSTED; default: no limit)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--endpoints", args->endpoints,
+                  "Endpoints (tickets) of a query that scans one table with only WHERE and "
+                  "column expressions: each reads one part of the table, for clients that fetch "
+                  "them in parallel (default 1; a session may set \"quiver.endpoints\")")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--max-batch-rows", args->max_batch_rows,
                   "Rows per record batch sent at most (default 1048576; larger batches are split)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -366,6 +367,63 @@ TEST_F(StreamTest, PreparedStatementRunsWithParameters) {
   EXPECT_FALSE((*ddl)->returns_rows());
   EXPECT_EQ((*ddl)->result_schema()->num_fields(), 0);
   EXPECT_EQ(MaxParameterIndex("SELECT '$9', $2 -- $7\n + $10"), 10);
+}
+
+// StatementOptions::partition: the parts of a scan together are the query's
+// rows, each once; other queries run whole in part 0.
+TEST_F(StreamTest, PartsOfAScanTogetherAreTheResult) {
+  auto rows_of = [&](const std::string& sql, int count, std::vector<int64_t>* sizes) {
+    auto group = std::make_shared<ScanPartition::Group>();
+    std::vector<std::string> lines;
+    for (int i = 0; i < count; ++i) {
+      StatementOptions o;
+      o.partition.index = i;
+      o.partition.count = count;
+      o.partition.group = group;
+      std::string part = Streamed(db_, sql, o);
+      int64_t n = 0;
+      for (size_t pos = 0; (pos = part.find('\n', pos)) != std::string::npos; ++pos) ++n;
+      sizes->push_back(n);
+      size_t start = 0;
+      for (size_t end; (end = part.find('\n', start)) != std::string::npos; start = end + 1) {
+        lines.push_back(part.substr(start, end - start));
+      }
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  auto sorted = [&](const std::string& sql) {
+    std::string all = Executed(db_, sql);
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t end; (end = all.find('\n', start)) != std::string::npos; start = end + 1) {
+      lines.push_back(all.substr(start, end - start));
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  for (const char* sql : {"SELECT * FROM t", "SELECT x * 2, s FROM t WHERE g = 3 OR x < 10"}) {
+    auto p = db_.Prepare(sql);
+    ASSERT_TRUE(p.ok());
+    EXPECT_TRUE((*p)->partitionable()) << sql;
+    std::vector<int64_t> sizes;
+    EXPECT_EQ(rows_of(sql, 3, &sizes), sorted(sql)) << sql;
+    ASSERT_EQ(sizes.size(), 3u);
+    for (int64_t n : sizes) EXPECT_GT(n, 0) << sql;
+  }
+  std::vector<int64_t> sizes;
+  EXPECT_EQ(rows_of("SELECT * FROM t", 3, &sizes), sorted("SELECT * FROM t"));
+  EXPECT_EQ(sizes, (std::vector<int64_t>{66666, 66667, 66667}));
+  for (const char* sql : {"SELECT g, count(*) FROM t GROUP BY g", "SELECT * FROM t ORDER BY x LIMIT 5",
+                          "SELECT x FROM t JOIN u ON x = k", "SELECT DISTINCT g FROM t"}) {
+    auto p = db_.Prepare(sql);
+    ASSERT_TRUE(p.ok());
+    EXPECT_FALSE((*p)->partitionable()) << sql;
+    std::vector<int64_t> parts;
+    EXPECT_EQ(rows_of(sql, 3, &parts), sorted(sql)) << sql;
+    EXPECT_EQ(parts[1], 0) << sql;
+    EXPECT_EQ(parts[2], 0) << sql;
+  }
 }
 
 }  // namespace

@@ -10,8 +10,19 @@
 namespace quiver::exec {
 namespace {
 
+// A part of a unit a partitioned scan reads: rows [lo, hi) (hi < 0: all).
+struct Piece {
+  int64_t unit = 0;
+  int64_t lo = 0;
+  int64_t hi = -1;
+};
+
 struct ScanGlobal : GlobalSourceState {
   std::shared_ptr<ScanPlan> plan;
+  // A partitioned scan (ScanPartition) reads these, in order; else every unit.
+  bool partitioned = false;
+  bool read_stream = true;  // the sequential stream after the units
+  std::vector<Piece> pieces;
   std::atomic<int64_t> next_unit{0};
   std::atomic<bool> stop{false};
   std::mutex stream_mu;
@@ -76,8 +87,45 @@ Result<std::unique_ptr<GlobalSourceState>> PhysicalTableScan::GetGlobalSourceSta
   for (const auto& f : runtime_filters_) {
     req.statistics_columns.push_back(request_.columns[static_cast<size_t>(f->scan_column)]);
   }
-  QUIVER_ASSIGN_OR_RAISE(auto plan, table_->Plan(req));
-  g->plan = std::shared_ptr<ScanPlan>(std::move(plan));
+  if (partition_.count > 1 && partition_.group != nullptr) {
+    // The parts share the first part's plan: one snapshot of the table.
+    std::lock_guard<std::mutex> lock(partition_.group->mu);
+    if (partition_.group->plan == nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(auto plan, table_->Plan(req));
+      partition_.group->plan = std::shared_ptr<ScanPlan>(std::move(plan));
+    }
+    g->plan = partition_.group->plan;
+    g->partitioned = true;
+    g->read_stream = partition_.index == 0;
+    const int64_t units = g->plan->num_units();
+    const int64_t index = partition_.index;
+    const int64_t count = partition_.count;
+    int64_t total = 0;
+    for (int64_t u = 0; u < units && total >= 0; ++u) {
+      const int64_t rows = g->plan->unit_rows(u);
+      total = rows < 0 ? -1 : total + rows;
+    }
+    if (total >= 0) {
+      // Rows [begin, end) of the units' concatenation.
+      const int64_t begin = total * index / count;
+      const int64_t end = total * (index + 1) / count;
+      int64_t start = 0;
+      for (int64_t u = 0; u < units; ++u) {
+        const int64_t rows = g->plan->unit_rows(u);
+        const int64_t lo = std::max(begin, start) - start;
+        const int64_t hi = std::min(end, start + rows) - start;
+        if (lo < hi) g->pieces.push_back({u, lo, hi == rows && lo == 0 ? -1 : hi});
+        start += rows;
+      }
+    } else {
+      for (int64_t u = units * index / count; u < units * (index + 1) / count; ++u) {
+        g->pieces.push_back({u, 0, -1});
+      }
+    }
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(auto plan, table_->Plan(req));
+    g->plan = std::shared_ptr<ScanPlan>(std::move(plan));
+  }
   last_plan_ = g->plan;
   return std::unique_ptr<GlobalSourceState>(std::move(g));
 }
@@ -94,8 +142,13 @@ Result<SourceResult> PhysicalTableScan::GetData(ExecutionContext& ctx, DataChunk
   while (l.batch == nullptr || l.offset >= l.batch->num_rows()) {
     l.batch = nullptr;
     if (g.stop.load()) return SourceResult::kFinished;
-    const int64_t unit = g.next_unit.fetch_add(1);
-    if (unit < g.plan->num_units()) {
+    int64_t unit = g.next_unit.fetch_add(1);
+    Piece piece{unit, 0, -1};
+    const bool have = g.partitioned ? unit < static_cast<int64_t>(g.pieces.size())
+                                    : unit < g.plan->num_units();
+    if (have) {
+      if (g.partitioned) piece = g.pieces[static_cast<size_t>(unit)];
+      unit = piece.unit;
       // Runtime filters may rule the whole unit out by its statistics.
       bool skip = false;
       if (const UnitStatistics* st = g.plan->unit_statistics(unit)) {
@@ -114,9 +167,10 @@ Result<SourceResult> PhysicalTableScan::GetData(ExecutionContext& ctx, DataChunk
         continue;
       }
       QUIVER_ASSIGN_OR_RAISE(l.batch, g.plan->ReadUnit(unit));
+      if (piece.hi >= 0) l.batch = l.batch->Slice(piece.lo, piece.hi - piece.lo);
       l.morsel = unit;
     } else {
-      RecordBatchReader* stream = g.plan->stream();
+      RecordBatchReader* stream = g.read_stream ? g.plan->stream() : nullptr;
       if (stream == nullptr) return SourceResult::kFinished;
       std::lock_guard<std::mutex> lock(g.stream_mu);
       if (g.stream_done) return SourceResult::kFinished;

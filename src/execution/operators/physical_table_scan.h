@@ -39,6 +39,8 @@ class PhysicalTableScan final : public PhysicalOperator {
   std::string ParamsToString() const override;
 
   void AddRuntimeFilter(std::shared_ptr<RuntimeFilter> f) { runtime_filters_.push_back(std::move(f)); }
+  // Reads only one part of the table (catalog/scan.h); set before execution.
+  void SetPartition(ScanPartition partition) { partition_ = std::move(partition); }
   const TableSource& table() const { return *table_; }
 
  private:
@@ -46,6 +48,7 @@ class PhysicalTableScan final : public PhysicalOperator {
   ScanRequest request_;
   std::vector<std::string> column_names_;  // of the output columns
   std::vector<std::shared_ptr<RuntimeFilter>> runtime_filters_;
+  ScanPartition partition_;  // count 1: the whole table
   // The plan of the last execution, for EXPLAIN ANALYZE.
   mutable std::shared_ptr<ScanPlan> last_plan_;
 };
