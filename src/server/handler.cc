@@ -384,7 +384,8 @@ ExecOptions Handler::PartOptions(const Execution& e, int part) const {
 }
 
 int Handler::EndpointsFor(const Caller& caller) {
-  auto session = registry_.GetSession(caller.session, caller.user);
+  // Only a session that set options has one; a plain query creates none.
+  auto session = registry_.FindSession(caller.session);
   if (session != nullptr) {
     std::lock_guard<std::mutex> lock(session->mu);
     auto it = session->options.find(kEndpointsOption);

@@ -133,6 +133,12 @@ std::shared_ptr<Session> Registry::GetSession(const std::string& key, const std:
   return s;
 }
 
+std::shared_ptr<Session> Registry::FindSession(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = sessions_.find(key);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
 std::shared_ptr<Session> Registry::CloseSession(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(key);

@@ -117,6 +117,8 @@ class Registry {
 
   // Sessions: found or created.
   std::shared_ptr<Session> GetSession(const std::string& key, const std::string& user);
+  // The session of `key` when it exists (null otherwise); creates none.
+  std::shared_ptr<Session> FindSession(const std::string& key);
   // Ends a session: its prepared statements go too. Returns it (null when
   // unknown) so the caller can drop its temporary tables.
   std::shared_ptr<Session> CloseSession(const std::string& key);
