@@ -32,6 +32,9 @@ class FileTable final : public TableSource {
   Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const override;
   std::string Describe() const override;
   const std::vector<std::string>& paths() const { return paths_; }
+  // The first file's schema as stored (with its fields' metadata, such as
+  // Parquet's field ids; columns schema() leaves out included).
+  const SchemaRef& file_schema() const { return file_schema_; }
 
  private:
   FileTable() = default;

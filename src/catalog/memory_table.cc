@@ -95,6 +95,41 @@ class MemoryScanPlan final : public ScanPlan {
   std::vector<int> columns_;
 };
 
+// A version's stored rows, then its batches in memory (a version an append
+// extended before its store laid the new rows out in files).
+class ConcatScanPlan final : public ScanPlan {
+ public:
+  ConcatScanPlan(std::unique_ptr<ScanPlan> first, std::unique_ptr<ScanPlan> second)
+      : first_(std::move(first)), second_(std::move(second)) {
+    for (const ScanPlan* p : {first_.get(), second_.get()}) {
+      const Counters& c = p->counters();
+      counters().units_total += c.units_total.load();
+      counters().units_pruned += c.units_pruned.load();
+      counters().rows_pruned += c.rows_pruned.load();
+      counters().files += c.files.load();
+    }
+    counters().files_pruned = first_->counters().files_pruned.load();
+  }
+  SchemaRef schema() const override { return first_->schema(); }
+  int64_t num_units() const override { return first_->num_units() + second_->num_units(); }
+  Result<RecordBatchRef> ReadUnit(int64_t unit) override {
+    const int64_t n = first_->num_units();
+    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, unit < n ? first_->ReadUnit(unit)
+                                                      : second_->ReadUnit(unit - n));
+    counters().units_read++;
+    counters().rows_read += b->num_rows();
+    return b;
+  }
+  const UnitStatistics* unit_statistics(int64_t unit) const override {
+    const int64_t n = first_->num_units();
+    return unit < n ? first_->unit_statistics(unit) : second_->unit_statistics(unit - n);
+  }
+
+ private:
+  std::unique_ptr<ScanPlan> first_;
+  std::unique_ptr<ScanPlan> second_;
+};
+
 // PositionedTable's scan: the requested columns, the position column
 // (index `width`) computed from the batch's first position.
 class PositionedScanPlan final : public ScanPlan {
@@ -176,6 +211,11 @@ int64_t MemoryTable::EstimatedRows() const { return version()->num_rows; }
 
 Result<std::unique_ptr<ScanPlan>> MemoryTable::Plan(const ScanRequest& request) const {
   TableVersionRef v = version();
+  std::unique_ptr<ScanPlan> stored;
+  if (v->stored != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(stored, v->stored->Plan(request));
+    if (v->batches.empty()) return stored;
+  }
   std::vector<RecordBatchRef> kept;
   int64_t pruned = 0;
   const bool have_stats = v->unit_statistics.size() == v->batches.size();
@@ -199,13 +239,39 @@ Result<std::unique_ptr<ScanPlan>> MemoryTable::Plan(const ScanRequest& request) 
                                                std::move(kept), request.columns);
   plan->counters().units_total = static_cast<int64_t>(v->batches.size());
   plan->counters().units_pruned = pruned;
+  if (stored != nullptr) {
+    return std::unique_ptr<ScanPlan>(
+        std::make_unique<ConcatScanPlan>(std::move(stored), std::move(plan)));
+  }
   return std::unique_ptr<ScanPlan>(std::move(plan));
+}
+
+Result<TableVersionRef> MemoryTable::Materialize(const SchemaRef& schema, const TableVersionRef& v) {
+  if (v->stored == nullptr) return v;
+  ScanRequest request;
+  for (int c = 0; c < schema->num_fields(); ++c) request.columns.push_back(c);
+  QUIVER_ASSIGN_OR_RAISE(auto plan, v->stored->Plan(request));
+  auto out = std::make_shared<TableVersion>();
+  for (int64_t u = 0; u < plan->num_units(); ++u) {
+    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
+    if (b->num_rows() == 0) continue;
+    out->num_rows += b->num_rows();
+    out->batches.push_back(RecordBatch::Make(schema, b->num_rows(), b->columns()));
+  }
+  for (const auto& b : v->batches) {
+    out->num_rows += b->num_rows();
+    out->batches.push_back(b);
+  }
+  out->storage = v->storage;
+  out->same_rows_as = v.get();
+  return TableVersionRef(std::move(out));
 }
 
 Result<TableVersionRef> MemoryTable::AppendTo(const SchemaRef& schema, const TableVersionRef& base,
                                               std::vector<RecordBatchRef> batches) {
   auto next = std::make_shared<TableVersion>();
   next->batches = base->batches;
+  next->stored = base->stored;
   next->num_rows = base->num_rows;
   next->appended_to = base.get();
   for (const auto& b : batches) next->num_rows += b->num_rows();

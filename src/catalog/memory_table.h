@@ -14,12 +14,32 @@ namespace quiver {
 struct TableConstraints;  // catalog/table_constraints.h
 class TableStore;         // catalog/table_store.h
 
+// Rows a version keeps in files rather than in memory (a --db table's
+// Iceberg snapshot, storage/iceberg_scan.h): scanned lazily, each scan
+// planning the files it needs (pruned by their statistics) and reading
+// them by units, so that no scan materializes the table.
+class StoredRows {
+ public:
+  virtual ~StoredRows() = default;
+  // The number of rows (after deletes).
+  virtual int64_t num_rows() const = 0;
+  // A scan of the table's columns `request.columns` (indices into the
+  // table's schema, as for a TableSource).
+  virtual Result<std::unique_ptr<ScanPlan>> Plan(const ScanRequest& request) const = 0;
+};
+
 // One state of a table's rows. Immutable once published: scans, a
 // transaction's savepoints and a commit in progress hold versions while
 // writers publish newer ones (the shape an Iceberg snapshot has too).
+// The rows are `stored`'s (when set) followed by `batches`.
 struct TableVersion {
   std::vector<RecordBatchRef> batches;
-  int64_t num_rows = 0;
+  int64_t num_rows = 0;  // stored's and the batches' together
+  std::shared_ptr<const StoredRows> stored;
+  // Set by Materialize: the version whose rows this one holds in memory
+  // (UPDATE / DELETE compare it with the table's current version).
+  // Compared, never dereferenced.
+  const TableVersion* same_rows_as = nullptr;
   // Set by AppendTo: the version whose rows are this one's first rows (the
   // rest are new), so that a TableStore writes only the new rows. Compared,
   // never dereferenced.
@@ -96,6 +116,10 @@ class MemoryTable final : public TableSource {
                                           std::vector<RecordBatchRef> batches);
   static Result<TableVersionRef> MakeVersion(const SchemaRef& schema,
                                              std::vector<RecordBatchRef> batches);
+  // `v` itself when it holds its rows in memory; else the same rows read
+  // into batches (same_rows_as = v): what UPDATE, DELETE and unique-key
+  // checks need, never a SELECT.
+  static Result<TableVersionRef> Materialize(const SchemaRef& schema, const TableVersionRef& v);
   // The NOT NULL check of rows about to be written ("null value in column
   // "c" of relation "t" violates not-null constraint", 23502).
   Status CheckNotNull(const RecordBatch& batch) const;

@@ -65,6 +65,9 @@ class ScanPlan {
     std::atomic<int64_t> bytes_read{0};
     std::atomic<int64_t> files{0};
     std::atomic<int64_t> files_skipped{0};  // whole files ruled out by virtual columns
+    // Whole files ruled out by the statistics of a table format's metadata
+    // (an Iceberg manifest's bounds and null counts); -1: not such a scan.
+    std::atomic<int64_t> files_pruned{-1};
   };
   Counters& counters() { return counters_; }
   const Counters& counters() const { return counters_; }

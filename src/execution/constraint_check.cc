@@ -114,7 +114,9 @@ Result<TableVersionRef> CommitRows(const MemoryTable& table, const TableVersionR
   }
   auto state = std::static_pointer_cast<UniqueState>(*writer_state);
   if (state == nullptr || state->version != current) {
-    QUIVER_ASSIGN_OR_RAISE(state, BuildState(table, *constraints, current->batches, false));
+    // A --db table's rows are read from its files for the keys.
+    QUIVER_ASSIGN_OR_RAISE(TableVersionRef full, MemoryTable::Materialize(table.schema(), current));
+    QUIVER_ASSIGN_OR_RAISE(state, BuildState(table, *constraints, full->batches, false));
     state->version = current;
   }
   // From here the index is changed in place: a failure leaves it holding

@@ -462,7 +462,11 @@ Result<BoundQuery> Binder::BindJoinedModification(
     const sql::ReturningList& returning) {
   QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<MemoryTable> table,
                          BindTargetTable(name, location, false));
-  auto positioned = std::make_shared<PositionedTable>(table, table->version());
+  // Positions count the rows of one version held in memory (a --db
+  // table's files are read here: UPDATE and DELETE rewrite the table).
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef in_memory,
+                         MemoryTable::Materialize(table->schema(), table->version()));
+  auto positioned = std::make_shared<PositionedTable>(table, std::move(in_memory));
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, MakeGet(positioned, alias, name, location));
   // The position column is reachable only qualified (t.ctid), as PostgreSQL's.
   scope_.back().hidden.back() = true;

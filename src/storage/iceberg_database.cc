@@ -19,6 +19,7 @@
 #include "formats/file_format.h"
 #include "storage/iceberg_manifest.h"
 #include "storage/iceberg_metadata.h"
+#include "storage/iceberg_scan.h"
 #include "vector/value.h"
 
 namespace quiver {
@@ -45,6 +46,8 @@ struct IcebergState {
   std::string metadata_location;  // file:///.../metadata/vN.metadata.json
   int version = 0;                // N
   std::vector<ManifestFile> manifests;
+  // The snapshot's files, scanned lazily (storage/iceberg_scan.h).
+  std::shared_ptr<const iceberg::IcebergRows> rows;
 };
 
 int64_t NowMs() {
@@ -144,11 +147,11 @@ std::string Column(sqlite3_stmt* s, int i) {
 class IcebergTableStore;
 
 // Writes one commit (steps 1-4 of iceberg_database.h) and returns the
-// version to publish. `base` is null for CREATE TABLE; `append`: the new
-// snapshot keeps base's files.
+// version to publish (its rows read from the new snapshot's files). `base`
+// is null for CREATE TABLE; `append`: the new snapshot keeps base's files.
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
-                                    const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
+                                    std::vector<RecordBatchRef> rows,
                                     bool append, const TableConstraints* constraints = nullptr);
 
 class IcebergTableStore final : public TableStore {
@@ -165,11 +168,16 @@ class IcebergTableStore final : public TableStore {
     }
     if (next->appended_to == current.get()) {
       if (next->num_rows == current->num_rows) return current;  // nothing appended
-      return WriteCommit(db_.get(), name_, schema_, state.get(), current,
-                         SliceRows(schema_, next->batches, current->num_rows, next->num_rows),
+      // The new rows are next's batches after current's (the stored rows
+      // come first and are not among the batches).
+      const int64_t stored = next->stored != nullptr ? next->stored->num_rows() : 0;
+      return WriteCommit(db_.get(), name_, schema_, state.get(),
+                         SliceRows(schema_, next->batches, current->num_rows - stored,
+                                   next->num_rows - stored),
                          true);
     }
-    return WriteCommit(db_.get(), name_, schema_, state.get(), nullptr,
+    QUIVER_ASSIGN_OR_RAISE(next, MemoryTable::Materialize(schema_, next));
+    return WriteCommit(db_.get(), name_, schema_, state.get(),
                        SliceRows(schema_, next->batches, 0, next->num_rows), false);
   }
 
@@ -192,7 +200,7 @@ SchemaRef WithFieldIds(const SchemaRef& schema, const std::vector<iceberg::Schem
 
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
-                                    const TableVersionRef& kept, std::vector<RecordBatchRef> rows,
+                                    std::vector<RecordBatchRef> rows,
                                     bool append, const TableConstraints* constraints) {
   auto state = std::make_shared<IcebergState>();
   if (base != nullptr) {
@@ -233,6 +241,8 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
   for (const auto& b : rows) stats.push_back(ComputeStatistics(*b));
 
   const int64_t now = NowMs();
+  std::vector<DataFile> files;  // the new snapshot's
+  if (append && base != nullptr && base->rows != nullptr) files = base->rows->files();
   if (snapshot) {
     const int64_t snapshot_id = NewSnapshotId();
     const int64_t seq = m.last_sequence_number + 1;
@@ -278,6 +288,7 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
           iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
                                  m.fields, m.schema_id, snapshot_id, seq, {f}));
       state->manifests.push_back(std::move(manifest));
+      files.push_back(std::move(f));
     }
     const std::string list =
         FileUri(fmt::format("{}/metadata/snap-{}-1-{}.avro", location, snapshot_id, uuid));
@@ -316,17 +327,15 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
   QUIVER_RETURN_NOT_OK(db->SwapMetadataLocation(
       name, base != nullptr ? base->metadata_location : "", state->metadata_location));
 
+  // The version published reads the snapshot's files.
+  std::vector<FieldRef> plain;
+  for (const auto& fd : schema->fields) plain.push_back(field(fd->name, fd->type, fd->nullable));
+  QUIVER_ASSIGN_OR_RAISE(state->rows,
+                         iceberg::IcebergRows::Make(name, quiver::schema(std::move(plain)), m.fields,
+                                                    std::move(files)));
   auto version = std::make_shared<TableVersion>();
-  if (kept != nullptr) {
-    version->batches = kept->batches;
-    version->unit_statistics = kept->unit_statistics;
-    version->num_rows = kept->num_rows;
-  }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    version->num_rows += rows[i]->num_rows();
-    version->batches.push_back(std::move(rows[i]));
-    version->unit_statistics.push_back(std::move(stats[i]));
-  }
+  version->num_rows = state->rows->num_rows();
+  version->stored = state->rows;
   version->storage = std::move(state);
   return TableVersionRef(std::move(version));
 }
@@ -354,58 +363,18 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
   for (const auto& f : schema->fields) plain.push_back(field(f->name, f->type, f->nullable));
   schema = quiver::schema(std::move(plain));
 
-  auto version = std::make_shared<TableVersion>();
+  std::vector<DataFile> files;
   if (const iceberg::Snapshot* snap = state->metadata.current_snapshot()) {
     QUIVER_ASSIGN_OR_RAISE(state->manifests, iceberg::ReadManifestList(snap->manifest_list));
-    for (const ManifestFile& mf : state->manifests) {
-      if (mf.content != 0) {
-        return Status::Unsupported("Iceberg delete files (table \"{}\")", name);
-      }
-      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path));
-      for (const DataFile& f : files) {
-        if (f.content != 0) return Status::Unsupported("Iceberg delete files (table \"{}\")", name);
-        std::string format = f.format;
-        std::transform(format.begin(), format.end(), format.begin(), ::toupper);
-        if (format != "PARQUET") {
-          return Status::Unsupported("Iceberg data files in {} (table \"{}\")", f.format, name);
-        }
-        QUIVER_ASSIGN_OR_RAISE(std::string file_path, iceberg::LocalPath(f.path));
-        QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name, file_path));
-        // Columns by name (schema evolution by field id is not read yet).
-        ScanRequest request;
-        for (const auto& want : schema->fields) {
-          int found = -1;
-          for (int i = 0; i < file->schema()->num_fields(); ++i) {
-            if (file->schema()->field(i)->name == want->name) found = i;
-          }
-          if (found < 0) {
-            return Status::Unsupported("data file {} of table \"{}\" lacks column \"{}\"",
-                                       file_path, name, want->name);
-          }
-          if (!file->schema()->field(found)->type->Equals(*want->type)) {
-            return Status::Unsupported(
-                "column \"{}\" of data file {} has type {}, the table {} (table \"{}\")",
-                want->name, file_path, file->schema()->field(found)->type->ToString(),
-                want->type->ToString(), name);
-          }
-          request.columns.push_back(found);
-        }
-        QUIVER_ASSIGN_OR_RAISE(auto plan, file->Plan(request));
-        std::vector<RecordBatchRef> read;
-        for (int64_t u = 0; u < plan->num_units(); ++u) {
-          QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
-          read.push_back(std::move(b));
-        }
-        int64_t total = 0;
-        for (const auto& b : read) total += b->num_rows();
-        for (auto& b : SliceRows(schema, read, 0, total)) {
-          version->num_rows += b->num_rows();
-          version->unit_statistics.push_back(ComputeStatistics(*b));
-          version->batches.push_back(std::move(b));
-        }
-      }
-    }
+    QUIVER_ASSIGN_OR_RAISE(files, iceberg::SnapshotFiles(*snap));
   }
+  // The rows stay in the files: scans plan them (storage/iceberg_scan.h).
+  QUIVER_ASSIGN_OR_RAISE(state->rows,
+                         iceberg::IcebergRows::Make(name, schema, state->metadata.fields,
+                                                    std::move(files)));
+  auto version = std::make_shared<TableVersion>();
+  version->num_rows = state->rows->num_rows();
+  version->stored = state->rows;
   // PRIMARY KEY and UNIQUE, by field id.
   std::shared_ptr<TableConstraints> constraints;
   for (const auto& [key, value] : state->metadata.properties) {
@@ -592,7 +561,7 @@ Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
   TableVersionRef current = table->version();
   QUIVER_ASSIGN_OR_RAISE(
       TableVersionRef v,
-      WriteCommit(this, table->name(), table->schema(), nullptr, nullptr,
+      WriteCommit(this, table->name(), table->schema(), nullptr,
                   SliceRows(table->schema(), current->batches, 0, current->num_rows), true,
                   table->constraints().get()));
   table->Restore(std::move(v));

@@ -24,9 +24,10 @@
 // Iceberg view metadata file with the query's SQL text (dialect
 // "postgresql") under DIR/public.db/views/.
 //
-// Tables are read into memory when the database opens (one batch per data
-// file's row group, with statistics; scans prune batches by them). One
-// process at a time: DIR/quiver.lock is held with flock(2).
+// When the database opens, each table's metadata and manifests are read;
+// its rows stay in the data files, which every scan plans and prunes
+// (storage/iceberg_scan.h). One process at a time: DIR/quiver.lock is held
+// with flock(2).
 #pragma once
 
 #include <memory>
@@ -52,7 +53,7 @@ class IcebergDatabase final : public DatabaseStorage,
                                                        bool read_only = false);
   ~IcebergDatabase() override;
 
-  // Adds every stored table to `catalog`, its rows read.
+  // Adds every stored table to `catalog` (its rows stay in its files).
   Status LoadInto(Catalog* catalog);
 
   Status CheckTable(const MemoryTable& table) override;

@@ -11,21 +11,13 @@
 #include "formats/file_format.h"
 #include "functions/cast.h"
 #include "storage/iceberg_manifest.h"
+#include "storage/iceberg_scan.h"
 
 namespace quiver::iceberg {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// Batches of the table hold at most this many rows (as a --db table's).
-constexpr int64_t kBatchRows = int64_t{64} << 10;
-
-std::string Upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
-}
 
 // N of "vN.metadata.json" or "NNNNN-<uuid>.metadata.json"; -1 otherwise.
 int64_t MetadataVersion(const std::string& file_name) {
@@ -60,111 +52,9 @@ Result<std::string> ReadText(const std::string& path) {
                      static_cast<size_t>(buffer->size()));
 }
 
-// The field id of a file column (PARQUET:field_id), -1 when it has none.
-int FieldIdOf(const Field& f) {
-  for (const auto& [k, v] : f.metadata) {
-    if (k == "PARQUET:field_id") {
-      try {
-        return std::stoi(v);
-      } catch (...) {
-        return -1;
-      }
-    }
-  }
-  return -1;
-}
-
-// Per column of a FileTable over the Parquet file `path`: its field id
-// (the stored schema's PARQUET:field_id; the engine schema drops field
-// metadata), -1 when it has none.
-Result<std::vector<int>> FileFieldIds(const std::string& path, const Schema& engine) {
-  QUIVER_ASSIGN_OR_RAISE(auto reader, formats::OpenFile(path, formats::FileFormat::kParquet));
-  const Schema& stored = *reader->schema();
-  std::vector<int> out;
-  for (const auto& f : engine.fields) {
-    int id = -1;
-    for (const auto& sf : stored.fields) {
-      if (sf->name == f->name) id = FieldIdOf(*sf);
-    }
-    out.push_back(id);
-  }
-  return out;
-}
-
-// Whether a file column of type `from` reads as the table's `to` (Iceberg's
-// type promotions; time zone spellings of timestamptz).
-bool Promotable(const DataType& from, const DataType& to) {
-  if (from.id == TypeId::kInt32 && to.id == TypeId::kInt64) return true;
-  if (from.id == TypeId::kFloat && to.id == TypeId::kDouble) return true;
-  if (from.id == TypeId::kDecimal128 && to.id == TypeId::kDecimal128) {
-    return from.scale == to.scale && from.precision <= to.precision;
-  }
-  if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp) {
-    return from.unit == to.unit && from.timezone.empty() == to.timezone.empty();
-  }
-  if ((from.id == TypeId::kString || from.id == TypeId::kLargeString) &&
-      (to.id == TypeId::kString || to.id == TypeId::kLargeString)) {
-    return true;
-  }
-  if ((from.id == TypeId::kBinary || from.id == TypeId::kLargeBinary) &&
-      (to.id == TypeId::kBinary || to.id == TypeId::kLargeBinary)) {
-    return true;
-  }
-  return false;
-}
-
-// Every row of a Parquet file, all columns, as engine batches.
-Result<std::vector<RecordBatchRef>> ReadAll(const FileTable& file) {
-  ScanRequest request;
-  for (int i = 0; i < file.schema()->num_fields(); ++i) request.columns.push_back(i);
-  QUIVER_ASSIGN_OR_RAISE(auto plan, file.Plan(request));
-  std::vector<RecordBatchRef> out;
-  for (int64_t u = 0; u < plan->num_units(); ++u) {
-    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
-    out.push_back(std::move(b));
-  }
-  return out;
-}
-
-// Reads the position delete files: data file path -> deleted row positions.
 Status CheckPolicy(const ReadOptions& options, const std::string& path) {
   if (options.policy == nullptr || !options.policy->restricted()) return Status::OK();
   return options.policy->Check(path);
-}
-
-Status ReadPositionDeletes(const DataFile& f, const ReadOptions& options,
-                           std::map<std::string, std::set<int64_t>>* out) {
-  QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(f.path));
-  QUIVER_RETURN_NOT_OK(CheckPolicy(options, path));
-  QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open("delete file", path));
-  QUIVER_ASSIGN_OR_RAISE(std::vector<int> ids, FileFieldIds(path, *file->schema()));
-  int path_col = -1;
-  int pos_col = -1;
-  for (int i = 0; i < file->schema()->num_fields(); ++i) {
-    const Field& fd = *file->schema()->field(i);
-    // Reserved field ids 2147483546 (file_path) and 2147483545 (pos).
-    const int id = ids[static_cast<size_t>(i)];
-    if (id == 2147483546 || (id < 0 && fd.name == "file_path")) path_col = i;
-    if (id == 2147483545 || (id < 0 && fd.name == "pos")) pos_col = i;
-  }
-  if (path_col < 0 || pos_col < 0) {
-    return Status::Invalid("Iceberg position delete file {} lacks the file_path / pos columns",
-                           path);
-  }
-  QUIVER_ASSIGN_OR_RAISE(auto batches, ReadAll(*file));
-  for (const auto& b : batches) {
-    const ArrayRef& paths = b->column(path_col);
-    const ArrayRef& pos = b->column(pos_col);
-    for (int64_t r = 0; r < b->num_rows(); ++r) {
-      if (paths->IsNull(r) || pos->IsNull(r)) {
-        return Status::Invalid("Iceberg position delete file {}: a null file_path or pos", path);
-      }
-      Value p = ValueFromArray(*paths, r);
-      Value n = ValueFromArray(*pos, r);
-      (*out)[p.ToString()].insert(static_cast<int64_t>(n.ToDouble()));
-    }
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -297,115 +187,15 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
   }
   SchemaRef schema = quiver::schema(std::move(fields));
 
-  std::vector<RecordBatchRef> batches;
+  std::vector<DataFile> files;
   if (snap != nullptr) {
-    QUIVER_ASSIGN_OR_RAISE(std::string list_path, LocalPath(snap->manifest_list));
-    QUIVER_RETURN_NOT_OK(CheckPolicy(options, list_path));
-    QUIVER_ASSIGN_OR_RAISE(std::vector<ManifestFile> manifests,
-                           ReadManifestList(snap->manifest_list));
-    std::vector<DataFile> data;
-    std::map<std::string, std::set<int64_t>> deleted;  // by data file path
-    for (const ManifestFile& mf : manifests) {
-      QUIVER_ASSIGN_OR_RAISE(std::string manifest_path, LocalPath(mf.path));
-      QUIVER_RETURN_NOT_OK(CheckPolicy(options, manifest_path));
-      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, ReadManifest(mf.path));
-      for (DataFile& f : files) {
-        if (f.content == 2) {
-          return Status::Unsupported("Iceberg equality delete files ({}, listed in {})", f.path,
-                                     mf.path);
-        }
-        if (f.content != 0 && f.content != 1) {
-          return Status::Invalid("Iceberg manifest {}: data file content {}", mf.path, f.content);
-        }
-        if (Upper(f.format) != "PARQUET") {
-          return Status::Unsupported("Iceberg {} files ({}, listed in {}): Parquet files are read",
-                                     f.format, f.path, mf.path);
-        }
-        if (f.content == 1) {
-          QUIVER_RETURN_NOT_OK(ReadPositionDeletes(f, options, &deleted));
-        } else {
-          data.push_back(std::move(f));
-        }
-      }
-    }
-    for (const DataFile& f : data) {
-      QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(f.path));
-      QUIVER_RETURN_NOT_OK(CheckPolicy(options, path));
-      QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name, path));
-      const Schema& fs_schema = *file->schema();
-      QUIVER_ASSIGN_OR_RAISE(std::vector<int> ids, FileFieldIds(path, fs_schema));
-      bool any_ids = false;
-      for (int id : ids) any_ids = any_ids || id >= 0;
-      std::vector<int> source;  // per table column: the file column, -1 none
-      for (size_t c = 0; c < m.fields.size(); ++c) {
-        int found = -1;
-        for (int i = 0; i < fs_schema.num_fields(); ++i) {
-          const Field& fd = *fs_schema.field(i);
-          if (any_ids ? ids[static_cast<size_t>(i)] == m.fields[c].id : fd.name == m.fields[c].name) {
-            found = i;
-          }
-        }
-        if (found >= 0) {
-          const DataType& have = *fs_schema.field(found)->type;
-          const DataType& want = *schema->field(static_cast<int>(c))->type;
-          if (!have.Equals(want) && !Promotable(have, want)) {
-            return Status::Unsupported(
-                "column \"{}\" (field id {}) of Iceberg data file {} has type {}, the table {}",
-                m.fields[c].name, m.fields[c].id, path, have.ToString(), want.ToString());
-          }
-        }
-        source.push_back(found);
-      }
-      QUIVER_ASSIGN_OR_RAISE(auto read, ReadAll(*file));
-      const std::set<int64_t>* dels = nullptr;
-      if (auto it = deleted.find(f.path); it != deleted.end()) dels = &it->second;
-      if (dels == nullptr) {
-        // Delete files may name the data file by its local path too.
-        if (auto it = deleted.find(path); it != deleted.end()) dels = &it->second;
-      }
-      int64_t at = 0;  // the file's row position of the batch's first row
-      for (const auto& b : read) {
-        std::vector<ArrayRef> cols;
-        for (size_t c = 0; c < source.size(); ++c) {
-          const TypeRef& want = schema->field(static_cast<int>(c))->type;
-          if (source[c] < 0) {
-            QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(want, b->num_rows()));
-            cols.push_back(std::move(nulls));
-            continue;
-          }
-          ArrayRef a = b->column(source[c]);
-          if (!a->type->Equals(*want)) {
-            QUIVER_ASSIGN_OR_RAISE(a, CastArray(a, want, DefaultMemoryPool()));
-          }
-          cols.push_back(std::move(a));
-        }
-        RecordBatchRef full = RecordBatch::Make(schema, b->num_rows(), std::move(cols));
-        // Runs of rows no position delete names, as zero-copy slices.
-        int64_t r = 0;
-        while (r < full->num_rows()) {
-          if (dels != nullptr && dels->count(at + r) > 0) {
-            ++r;
-            continue;
-          }
-          int64_t end = r;
-          if (dels == nullptr) {
-            end = full->num_rows();
-          } else {
-            auto next = dels->lower_bound(at + r);
-            end = next == dels->end() ? full->num_rows()
-                                      : std::min(full->num_rows(), *next - at);
-          }
-          for (int64_t s = r; s < end; s += kBatchRows) {
-            RecordBatchRef part = full->Slice(s, std::min(kBatchRows, end - s));
-            batches.push_back(RecordBatch::Make(schema, part->num_rows(), part->columns()));
-          }
-          r = end;
-        }
-        at += b->num_rows();
-      }
-    }
+    QUIVER_ASSIGN_OR_RAISE(files, SnapshotFiles(*snap, options.policy));
   }
-  QUIVER_ASSIGN_OR_RAISE(TableVersionRef version, MemoryTable::MakeVersion(schema, std::move(batches)));
+  QUIVER_ASSIGN_OR_RAISE(auto rows, IcebergRows::Make(name, schema, m.fields, std::move(files),
+                                                      options.policy));
+  auto version = std::make_shared<TableVersion>();
+  version->num_rows = rows->num_rows();
+  version->stored = std::move(rows);
   auto table = std::make_shared<MemoryTable>(name, schema);
   table->Restore(std::move(version));
   return table;

@@ -1,5 +1,6 @@
 // read_iceberg(): one snapshot of an Iceberg table another engine (or a
-// --db database) wrote, read into a memory table.
+// --db database) wrote, as a memory table whose rows stay in the files
+// (a lazy scan: storage/iceberg_scan.h).
 //
 //   metadata     'DIR' (the table's location): metadata/version-hint.text
 //                when present, else the highest-numbered metadata file
@@ -16,8 +17,8 @@
 //                are refused, naming the feature and the file
 //
 // Partitioned tables are read (their data files hold the source columns);
-// the manifests' partition values and column bounds are not used to skip
-// files yet.
+// the manifests' column bounds and null counts skip files, their partition
+// values do not yet.
 #pragma once
 
 #include <cstdint>

@@ -335,7 +335,8 @@ Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate)
   if (positioned_ != nullptr) {
     return table_->Commit([&](const TableVersionRef& current,
                               std::shared_ptr<void>* state) -> Result<TableVersionRef> {
-      if (current != positioned_) {
+      // The version scanned, or the one whose rows it holds in memory.
+      if (current != positioned_ && current.get() != positioned_->same_rows_as) {
         return Status::Invalid(
                    "could not serialize access due to concurrent update (table \"{}\" was "
                    "written by another statement since this one read it)",
@@ -345,7 +346,7 @@ Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate)
       const bool update = kind_ == Kind::kUpdate;
       QUIVER_ASSIGN_OR_RAISE(
           std::vector<RecordBatchRef> batches,
-          MergeByPosition(table_->schema(), *current, std::move(g.parts), update));
+          MergeByPosition(table_->schema(), *positioned_, std::move(g.parts), update));
       if (!update) return MemoryTable::MakeVersion(table_->schema(), std::move(batches));
       return CommitRows(*table_, current, state, std::move(batches), /*replace=*/true);
     });

@@ -62,6 +62,7 @@ std::string PhysicalTableScan::ParamsToString() const {
     s += fmt::format(" files={} units={} pruned={} skipped={} read={} rows_read={}", c.files.load(),
                      c.units_total.load(), c.units_pruned.load(), c.units_skipped.load(), c.units_read.load(),
                      c.rows_read.load());
+    if (c.files_pruned.load() >= 0) s += fmt::format(" files_pruned={}", c.files_pruned.load());
     if (c.rows_pruned.load() > 0) s += fmt::format(" rows_pruned={}", c.rows_pruned.load());
     int64_t in = 0, out = 0;
     for (const auto& f : runtime_filters_) {
