@@ -280,8 +280,34 @@ Result<Value> VirtualValue(const std::string& text, const ForeignColumnDef& c, c
         return bad();
       return Value::Date(static_cast<int32_t>(DaysFromCivil(y, m, d)));
     }
+    case TypeId::kTimestamp: {
+      // Without a time zone: "2024-03-01 10:00:00[.fraction]" (or 'T'), as
+      // Hive directories written by Quiver's COPY, Spark and DuckDB hold them.
+      if (!t.timezone.empty()) return bad();
+      int y = 0;
+      unsigned m = 0, d = 0, hh = 0, mm = 0, ss = 0;
+      char sep = 0;
+      int used = 0;
+      if (std::sscanf(text.c_str(), "%d-%u-%u%c%u:%u:%u%n", &y, &m, &d, &sep, &hh, &mm, &ss, &used) != 7 ||
+          (sep != ' ' && sep != 'T') || m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m) || hh > 23 ||
+          mm > 59 || ss > 59)
+        return bad();
+      int64_t frac = 0;
+      size_t at = static_cast<size_t>(used);
+      if (at < text.size() && text[at] == '.') {
+        int digits = 0;
+        for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, ++digits) {
+          if (digits < 6) frac = frac * 10 + (text[at] - '0');
+        }
+        if (digits == 0) return bad();
+        for (; digits < 6; ++digits) frac *= 10;
+      }
+      if (at != text.size()) return bad();
+      const int64_t days = DaysFromCivil(y, m, d);
+      return Value::Timestamp(((days * 24 + hh) * 60 + mm) * 60 * int64_t{1000000} + ss * int64_t{1000000} + frac);
+    }
     default:
-      return Status::Unsupported("virtual column \"{}\" of type {} (use bigint, integer, text, date or double precision)",
+      return Status::Unsupported("virtual column \"{}\" of type {} (use bigint, integer, text, date, timestamp or double precision)",
                                  c.name, PgTypeName(t));
   }
 }
@@ -1022,7 +1048,8 @@ Result<ForeignTableDef> ImportForeignTableDef(
     }
   }
   if (o.hive) {
-    // Keys in order of appearance; a type every value fits: bigint, date, else text.
+    // Keys in order of appearance; a type every value fits: bigint, date,
+    // timestamp, else text.
     std::vector<std::string> keys;
     for (const FileEntry& e : entries) {
       for (const auto& [k, v] : e.captures) {
@@ -1031,7 +1058,7 @@ Result<ForeignTableDef> ImportForeignTableDef(
     }
     for (const std::string& k : keys) {
       if (has_column(k)) continue;
-      bool all_int = true, all_date = true;
+      bool all_int = true, all_date = true, all_ts = true;
       for (const FileEntry& e : entries) {
         auto it = e.captures.find(k);
         if (it == e.captures.end() || it->second == kHiveNull) continue;
@@ -1041,11 +1068,13 @@ Result<ForeignTableDef> ImportForeignTableDef(
         all_int = all_int && VirtualValue(it->second, probe, e.path).ok();
         probe.type = date32();
         all_date = all_date && VirtualValue(it->second, probe, e.path).ok();
+        probe.type = timestamp(TimeUnit::kMicro);
+        all_ts = all_ts && VirtualValue(it->second, probe, e.path).ok();
       }
       ForeignColumnDef c;
       c.name = k;
-      c.type = all_int ? int64() : all_date ? date32() : utf8();
-      c.type_sql = all_int ? "bigint" : all_date ? "date" : "text";
+      c.type = all_int ? int64() : all_date ? date32() : all_ts ? timestamp(TimeUnit::kMicro) : utf8();
+      c.type_sql = all_int ? "bigint" : all_date ? "date" : all_ts ? "timestamp" : "text";
       c.virtual_key = k;
       def.columns.push_back(std::move(c));
     }

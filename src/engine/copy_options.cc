@@ -13,7 +13,8 @@ using formats::FileFormat;
 
 constexpr int64_t kMaxRows = int64_t{1} << 40;
 constexpr const char* kValidOptions =
-    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL";
+    "FORMAT, COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL, "
+    "PARTITION_BY, OVERWRITE_OR_IGNORE, APPEND";
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -25,7 +26,8 @@ std::string CanonicalName(const std::string& name) {
   if (name == "codec") return "compression";
   if (name == "delim" || name == "sep") return "delimiter";
   for (const char* known : {"format", "compression", "compression_level", "row_group_size",
-                            "batch_rows", "stats", "header", "delimiter", "quote", "null"}) {
+                            "batch_rows", "stats", "header", "delimiter", "quote", "null",
+                            "partition_by", "overwrite_or_ignore", "append"}) {
     if (name == known) return name;
   }
   return "";
@@ -37,7 +39,8 @@ bool IsCsvOption(const std::string& name) {
 
 bool IsWriteOption(const std::string& name) {
   return name == "compression" || name == "compression_level" || name == "row_group_size" ||
-         name == "batch_rows" || name == "stats";
+         name == "batch_rows" || name == "stats" || name == "partition_by" ||
+         name == "overwrite_or_ignore" || name == "append";
 }
 
 Status NeedsValue(const sql::CopyOption& o) {
@@ -316,6 +319,38 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
     out.stats = true;
     out.stats_columns = std::move(names);
   }
+  if (const sql::CopyOption* o = find("partition_by")) {
+    // PARTITION_BY (a, b), or PARTITION_BY a.
+    std::vector<std::string> names = o->list;
+    if (names.empty() && !o->value.empty()) names.push_back(o->value);
+    if (names.empty())
+      return Status::Invalid("COPY option \"{}\" needs the columns to partition by", o->name)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i)
+        return Status::Invalid("COPY option \"{}\" names column \"{}\" twice", o->name, names[i])
+            .WithSqlState(sqlstate::kInvalidParameterValue);
+    }
+    out.partition_by = std::move(names);
+  }
+  bool overwrite = false;
+  bool append = false;
+  if (const sql::CopyOption* o = find("overwrite_or_ignore")) {
+    QUIVER_ASSIGN_OR_RAISE(overwrite, ParseBool(*o));
+  }
+  if (const sql::CopyOption* o = find("append")) {
+    QUIVER_ASSIGN_OR_RAISE(append, ParseBool(*o));
+  }
+  if (overwrite && append)
+    return Status::Invalid("COPY options OVERWRITE_OR_IGNORE and APPEND cannot be used together")
+        .WithSqlState(sqlstate::kInvalidParameterValue);
+  if ((find("overwrite_or_ignore") != nullptr || find("append") != nullptr) && out.partition_by.empty())
+    return Status::Invalid(
+               "COPY options OVERWRITE_OR_IGNORE and APPEND apply to COPY ... TO with PARTITION_BY "
+               "(a file COPY writes is always replaced)")
+        .WithSqlState(sqlstate::kInvalidParameterValue);
+  if (overwrite) out.existing = CopyOptions::ExistingFiles::kOverwriteOrIgnore;
+  if (append) out.existing = CopyOptions::ExistingFiles::kAppend;
   return out;
 }
 

@@ -26,6 +26,14 @@
 //   NULL               CSV              TO: the text written for NULL (default empty);
 //                                       FROM: the one text read as NULL, in text
 //                                       columns too
+//   PARTITION_BY       all (TO)         (a, b) or a: the path names a directory written in
+//                                       Hive layout, dir/a=1/b=x/part-0.parquet, one file
+//                                       per partition, the partition columns in the
+//                                       directory names only (copy_output.h)
+//   OVERWRITE_OR_IGNORE with PARTITION_BY  write into a directory that is not empty,
+//                                       replacing files of the same names
+//   APPEND             with PARTITION_BY  write into a directory that is not empty under
+//                                       new file names (part-N with the first free N)
 //
 // An unknown option, an option given twice, a value out of range or an
 // option the format does not take is an error naming it (and the valid
@@ -52,6 +60,11 @@ struct CopyOptions {
   std::vector<std::string> stats_columns;
   // BATCH_ROWS (Arrow output; 0 = kDefaultArrowBatchRows).
   int64_t batch_rows = 0;
+  // PARTITION_BY: the output columns named, in order (empty: one file).
+  std::vector<std::string> partition_by;
+  // What a partitioned COPY does with a directory that is not empty.
+  enum class ExistingFiles { kRefuse, kOverwriteOrIgnore, kAppend };
+  ExistingFiles existing = ExistingFiles::kRefuse;
 };
 
 // Rows per record batch of COPY's Arrow output unless BATCH_ROWS says. The

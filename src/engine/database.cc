@@ -721,7 +721,31 @@ struct Database::Impl {
         copy.write.stats_columns.push_back(static_cast<int>(it - q.names.begin()));
       }
     }
+    std::vector<int> partition_columns;
+    for (const std::string& name : copy.partition_by) {
+      const auto it = std::find(q.names.begin(), q.names.end(), name);
+      if (it == q.names.end())
+        return Status::KeyError("column \"{}\" of COPY's PARTITION_BY is not in the query's output", name)
+            .WithSqlState(sqlstate::kUndefinedColumn);
+      const TypeRef& type = q.types[it - q.names.begin()];
+      if (!ValueHolds(*type))
+        return Status::Unsupported("COPY ... PARTITION_BY on column \"{}\" of type {}", name,
+                                   PgTypeName(*type));
+      partition_columns.push_back(static_cast<int>(it - q.names.begin()));
+    }
+    if (!partition_columns.empty() && partition_columns.size() == q.names.size())
+      return Status::Invalid(
+                 "COPY ... PARTITION_BY names every column of the query; no column would be left "
+                 "to write into the files")
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    if (!partition_columns.empty()) QUIVER_RETURN_NOT_OK(CheckPartitionDirectory(s.file, copy));
     QUIVER_ASSIGN_OR_RAISE(QueryResult r, RunQuery(std::move(q), &state, false));
+    if (!partition_columns.empty()) {
+      QUIVER_RETURN_NOT_OK(
+          WriteHivePartitions(s.file, copy, r.schema, r.batches, partition_columns).status());
+      const int64_t n = r.num_rows();
+      return Command(fmt::format("COPY {}", n), n);
+    }
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(s.file));
     QUIVER_ASSIGN_OR_RAISE(auto writer, formats::MakeTableWriter(copy.format, s.file, file.get(),
                                                                  r.schema, copy.write));

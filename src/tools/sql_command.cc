@@ -603,7 +603,10 @@ CommandAction AddSqlCommand(CLI::App* app) {
       "  ROW_GROUP_SIZE     rows per Parquet row group (default 1048576)\n"
       "  BATCH_ROWS         rows per Arrow record batch (default 65536)\n"
       "  STATS 'a,b'        Arrow: PG-Strom min/max statistics of these columns per record batch\n"
-      "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)");
+      "  HEADER, DELIMITER, QUOTE, NULL   CSV (defaults: true, ',' or tab for .tsv, '\"', empty)\n"
+      "  PARTITION_BY (a, b)  write a directory in Hive layout: dir/a=1/b=x/part-0.parquet\n"
+      "  OVERWRITE_OR_IGNORE, APPEND   with PARTITION_BY: write into a non-empty directory\n"
+      "                     (replace same-named files / add new ones); refused otherwise");
   cmd->add_option("STATEMENTS", args->statements,
                   "SQL statements separated by ';' (default: -f, piped stdin, else the shell)");
   cmd->add_option("-f,--file", args->file, "Read the statements from FILE");

@@ -104,7 +104,8 @@ TEST(CopyOptions, CsvOptions) {
 TEST(CopyOptions, ErrorsNameTheOption) {
   EXPECT_EQ(OptionError({{"row_group_sise", "1"}}),
             "COPY option \"row_group_sise\" is not recognized (valid options: FORMAT, COMPRESSION, "
-            "COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL)");
+            "COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL, "
+            "PARTITION_BY, OVERWRITE_OR_IGNORE, APPEND)");
   EXPECT_EQ(OptionError({{"compression", "zstd"}, {"codec", "gzip"}}),
             "COPY option \"compression\" is given more than once");
   EXPECT_EQ(OptionError({{"format", "orc"}}),

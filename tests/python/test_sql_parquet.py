@@ -178,7 +178,8 @@ def test_copy_to_arrow_and_csv_options(run_quiver, tmp_path):
 
 @pytest.mark.parametrize("options,message", [
     ("(ROW_GROUP_SIZ 10)", 'COPY option "row_group_siz" is not recognized (valid options: FORMAT, '
-                           "COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL)"),
+                           "COMPRESSION, COMPRESSION_LEVEL, ROW_GROUP_SIZE, BATCH_ROWS, STATS, HEADER, DELIMITER, QUOTE, NULL, "
+                           "PARTITION_BY, OVERWRITE_OR_IGNORE, APPEND)"),
     ("(ROW_GROUP_SIZE 0)", 'COPY option "row_group_size" must be a positive integer'),
     ("(COMPRESSION lzo)", "Parquet compression is none, snappy, gzip, zstd, lz4 or brotli, not 'lzo'"),
     ("(HEADER true)", 'COPY option "header" applies to CSV, not Parquet'),
