@@ -47,10 +47,6 @@ struct Binder::ModifiedTable {
   ExprPtr matched;  // (WHERE) IS TRUE; TRUE without WHERE
 };
 
-namespace {
-
-// A column of `schema` by name: the exact name, else the case-insensitive
-// match (as the catalog looks up tables); -1 when none.
 int FindColumn(const Schema& schema, const std::string& name) {
   const int idx = schema.GetFieldIndex(name);
   if (idx >= 0) return idx;
@@ -59,6 +55,8 @@ int FindColumn(const Schema& schema, const std::string& name) {
   }
   return -1;
 }
+
+namespace {
 
 LogicalOpPtr MakeProjection(int table_index, std::vector<ExprPtr> exprs, LogicalOpPtr child) {
   return std::make_unique<LogicalProjection>(table_index, std::move(exprs), std::move(child));
@@ -116,7 +114,8 @@ Result<ExprPtr> Binder::BindDefault(const MemoryTable& table, int c) {
   return ExpressionBinder::CastTo(std::move(e), to, d->location, /*explicit_cast=*/false);
 }
 
-Result<LogicalOpPtr> Binder::AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows) {
+Result<LogicalOpPtr> Binder::AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows,
+                                             int first) {
   const TableConstraints* constraints = table.constraints().get();
   if (constraints == nullptr || constraints->checks.empty()) return rows;
   const SchemaRef schema = table.schema();
@@ -127,7 +126,7 @@ Result<LogicalOpPtr> Binder::AddCheckColumns(const MemoryTable& table, LogicalOp
   for (int c = 0; c < schema->num_fields(); ++c) {
     st.names.push_back(schema->field(c)->name);
     st.types.push_back(schema->field(c)->type);
-    st.bindings.push_back(bindings[static_cast<size_t>(c)]);
+    st.bindings.push_back(bindings[static_cast<size_t>(first + c)]);
     st.hidden.push_back(false);
   }
   Binder scope(state_);
@@ -287,6 +286,9 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
     exprs.push_back(std::move(e));
   }
   LogicalOpPtr rows = MakeProjection(rows_index, std::move(exprs), std::move(source.plan));
+  if (statement != nullptr && statement->on_conflict != nullptr) {
+    return PlanUpsert(std::move(table), std::move(rows), rows_index, *statement);
+  }
   BoundQuery returning;
   if (statement != nullptr && !statement->returning.empty()) {
     // RETURNING reads the rows as inserted (defaults filled, values cast):

@@ -90,6 +90,10 @@ struct ScopeTable {
   std::vector<std::pair<std::string, std::string>> unreadable;
 };
 
+// A column of `schema` by name: the exact name, else the case-insensitive
+// match (as the catalog looks up tables); -1 when none (bind_dml.cc).
+int FindColumn(const Schema& schema, const std::string& name);
+
 class Binder {
  public:
   explicit Binder(BindState* state, Binder* parent = nullptr) : state_(state), parent_(parent) {}
@@ -198,7 +202,13 @@ class Binder {
   Result<ExprPtr> BindDefault(const MemoryTable& table, int c);
   // A projection over `rows` (the table's columns, then `extra` more) that
   // adds one boolean per CHECK of `table`: the expression IS NOT FALSE.
-  Result<LogicalOpPtr> AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows);
+  // `first`: where the table's columns start among `rows`' outputs.
+  Result<LogicalOpPtr> AddCheckColumns(const MemoryTable& table, LogicalOpPtr rows,
+                                       int first = 0);
+  // INSERT ... ON CONFLICT (bind_upsert.cc): `proposed` (table index
+  // `proposed_index`) yields the rows to insert in the table's columns.
+  Result<BoundQuery> PlanUpsert(std::shared_ptr<MemoryTable> table, LogicalOpPtr proposed,
+                                int proposed_index, const sql::InsertStatement& s);
   // The logical insert / update / delete of `rows` (see logical_plan.h) into `table`.
   // `returning`: RETURNING's names and types (BindReturning), else empty.
   BoundQuery FinishModification(LogicalOpType type, std::shared_ptr<MemoryTable> table,

@@ -482,6 +482,7 @@ LogicalOpPtr LogicalModifyTable::CopyNode() const {
   auto op = std::make_unique<LogicalModifyTable>(type, target);
   op->returning = returning;
   op->positioned = positioned;
+  op->on_conflict = on_conflict;
   return op;
 }
 

@@ -473,6 +473,18 @@ struct LogicalModifyTable final : LogicalOperator {
   // only the rows to write (or delete) come, a row perhaps several times.
   // Null otherwise.
   std::shared_ptr<const TableVersion> positioned;
+  // INSERT ... ON CONFLICT (planner/bind_upsert.cc): set with `positioned`,
+  // the version the child joined the proposed rows to. The child's columns
+  // are then the row to write, the conflicting row's position (NULL: none),
+  // DO UPDATE's `matched`, the proposed row, RETURNING's columns, the CHECK
+  // columns of the row to write, then those of the proposed row.
+  struct OnConflict {
+    bool update = false;  // DO UPDATE, else DO NOTHING
+    // The arbiter keys (table columns): proposed rows equal on one of them
+    // are the same row (DO NOTHING keeps the first, DO UPDATE fails).
+    std::vector<std::vector<int>> keys;
+  };
+  std::shared_ptr<const OnConflict> on_conflict;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<TypeRef> GetTypes() const override;
 

@@ -287,6 +287,16 @@ struct InsertStatement : Statement {
   std::vector<std::string> columns;
   std::shared_ptr<SelectNode> source;  // VALUES or SELECT; null = DEFAULT VALUES
   ReturningList returning;
+  // ON CONFLICT: null when absent.
+  struct OnConflict {
+    bool update = false;               // DO UPDATE (else DO NOTHING)
+    std::vector<std::string> columns;  // (cols): the conflict target; empty: none
+    std::string constraint;            // ON CONSTRAINT name
+    int location = -1;
+    std::vector<std::pair<std::string, ExprPtr>> assignments;  // DO UPDATE SET
+    ExprPtr where;                                             // DO UPDATE ... WHERE
+  };
+  std::shared_ptr<OnConflict> on_conflict;
 };
 
 // A constraint Quiver parses but does not enforce (FOREIGN KEY, EXCLUDE).

@@ -182,7 +182,42 @@ Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::
   out->table = QualifiedName(s.relation());
   out->table_location = s.relation().location();
   if (s.relation().has_alias()) out->alias = s.relation().alias().aliasname();
-  if (s.has_on_conflict_clause()) return UnsupportedAt(-1, "ON CONFLICT");
+  if (s.has_on_conflict_clause()) {
+    const auto& oc = s.on_conflict_clause();
+    auto c = std::make_shared<InsertStatement::OnConflict>();
+    c->location = oc.location();
+    c->update = oc.action() == pg_query::ONCONFLICT_UPDATE;
+    if (oc.has_infer()) {
+      const auto& infer = oc.infer();
+      c->constraint = infer.conname();
+      for (const auto& e : infer.index_elems()) {
+        const auto& ie = e.index_elem();
+        if (ie.name().empty() || ie.has_expr()) {
+          return UnsupportedAt(oc.location(), "an expression as ON CONFLICT target");
+        }
+        if (ie.collation_size() > 0 || ie.opclass_size() > 0) {
+          return UnsupportedAt(oc.location(), "COLLATE or an operator class in ON CONFLICT");
+        }
+        c->columns.push_back(ie.name());
+      }
+      if (infer.has_where_clause()) {
+        return UnsupportedAt(oc.location(), "ON CONFLICT (...) WHERE (partial unique indexes)");
+      }
+    }
+    for (const auto& t : oc.target_list()) {
+      const auto& r = t.res_target();
+      if (r.indirection_size() > 0) return UnsupportedAt(r.location(), "assignment to a subfield");
+      if (r.val().has_multi_assign_ref()) {
+        return UnsupportedAt(r.location(), "SET (a, b) = (...) in ON CONFLICT DO UPDATE");
+      }
+      QUIVER_ASSIGN_OR_RAISE(auto v, TransformExpr(r.val()));
+      c->assignments.emplace_back(r.name(), std::move(v));
+    }
+    if (oc.has_where_clause()) {
+      QUIVER_ASSIGN_OR_RAISE(c->where, TransformExpr(oc.where_clause()));
+    }
+    out->on_conflict = std::move(c);
+  }
   QUIVER_RETURN_NOT_OK(TransformReturning(s.returning_list(), &out->returning));
   if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before INSERT");
   for (const auto& c : s.cols()) out->columns.push_back(c.res_target().name());

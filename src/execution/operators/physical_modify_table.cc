@@ -60,16 +60,17 @@ struct CountSource : GlobalSourceState {
   int MaxThreads() const override { return 1; }
 };
 
-// Positioned (see the header): `base`'s rows with those of `parts` replacing
-// (UPDATE) or removing (DELETE) theirs; batches without any kept as they are.
+}  // namespace
+
 Result<std::vector<RecordBatchRef>> MergeByPosition(const SchemaRef& schema,
                                                     const TableVersion& base,
-                                                    std::vector<Part> parts, bool update) {
+                                                    std::vector<PositionedRows> parts,
+                                                    bool update) {
   // The new rows, one batch; where each position's new row is (-1: none).
   std::vector<int64_t> source(static_cast<size_t>(base.num_rows), -1);
   std::vector<RecordBatchRef> pieces;
   int64_t at = 0;
-  for (Part& p : parts) {
+  for (PositionedRows& p : parts) {
     for (size_t j = 0; j < p.positions.size(); ++j) {
       source[static_cast<size_t>(p.positions[j])] = at + static_cast<int64_t>(j);
     }
@@ -142,6 +143,8 @@ Result<std::vector<RecordBatchRef>> MergeByPosition(const SchemaRef& schema,
   }
   return out;
 }
+
+namespace {
 
 void SortParts(std::vector<Part>* parts) {
   std::stable_sort(parts->begin(), parts->end(), [](const Part& a, const Part& b) {
@@ -344,9 +347,11 @@ Status PhysicalModifyTable::Finalize(ExecutionContext&, GlobalSinkState& gstate)
             .WithSqlState("40001");
       }
       const bool update = kind_ == Kind::kUpdate;
+      std::vector<PositionedRows> parts;
+      for (Part& p : g.parts) parts.push_back({std::move(p.batch), std::move(p.positions)});
       QUIVER_ASSIGN_OR_RAISE(
           std::vector<RecordBatchRef> batches,
-          MergeByPosition(table_->schema(), *positioned_, std::move(g.parts), update));
+          MergeByPosition(table_->schema(), *positioned_, std::move(parts), update));
       if (!update) return MemoryTable::MakeVersion(table_->schema(), std::move(batches));
       return CommitRows(*table_, current, state, std::move(batches), /*replace=*/true);
     });

@@ -38,6 +38,20 @@
 
 namespace quiver::exec {
 
+// Rows written by position: row j of `batch` replaces (or, deleting, with
+// `batch` null, removes) row positions[j] of a version.
+struct PositionedRows {
+  RecordBatchRef batch;
+  std::vector<int64_t> positions;
+};
+
+// `base`'s rows with those of `parts` replacing (update) or removing
+// (delete) theirs; batches without any are kept as they are.
+Result<std::vector<RecordBatchRef>> MergeByPosition(const SchemaRef& schema,
+                                                    const TableVersion& base,
+                                                    std::vector<PositionedRows> parts,
+                                                    bool update);
+
 class PhysicalModifyTable final : public PhysicalOperator {
  public:
   enum class Kind : int8_t { kInsert, kUpdate, kDelete };
