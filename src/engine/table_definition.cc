@@ -145,4 +145,100 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
                                        any ? std::move(constraints) : nullptr);
 }
 
+Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& table,
+                                                          const sql::AlterTableStatement& s,
+                                                          std::vector<int>* moved) {
+  const SchemaRef old = table.schema();
+  auto constraints = std::make_shared<TableConstraints>();
+  if (table.constraints() != nullptr) *constraints = *table.constraints();
+  constraints->defaults.resize(static_cast<size_t>(old->num_fields()));
+  std::vector<FieldRef> fields = old->fields;
+  moved->clear();
+  for (int c = 0; c < old->num_fields(); ++c) moved->push_back(c);
+  std::string name = table.name();
+  auto column_missing = [&](const std::string& column) {
+    return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", column, table.name())
+        .WithSqlState(sqlstate::kUndefinedColumn);
+  };
+  auto column_exists = [&](const std::string& column) {
+    return Status::Invalid("column \"{}\" of relation \"{}\" already exists", column, table.name())
+        .WithSqlState(sqlstate::kDuplicateColumn);
+  };
+  auto reads = [](const CheckConstraint& check, const std::string& column) {
+    std::vector<std::string> cols;
+    CollectColumns(*check.expr, &cols);
+    return std::find(cols.begin(), cols.end(), column) != cols.end();
+  };
+  switch (s.action) {
+    case sql::AlterTableStatement::kRenameTable:
+      name = s.new_name;
+      break;
+    case sql::AlterTableStatement::kRenameColumn: {
+      const int idx = FindColumn(*old, s.name);
+      if (idx < 0) {
+        return Status::KeyError("column \"{}\" does not exist", s.name)
+            .WithSqlState(sqlstate::kUndefinedColumn);
+      }
+      if (FindColumn(*old, s.new_name) >= 0) return column_exists(s.new_name);
+      for (const auto& check : constraints->checks) {
+        if (reads(check, s.name)) {
+          return Status::Unsupported(
+                     "RENAME COLUMN of column \"{}\", which check constraint \"{}\" reads",
+                     s.name, check.name)
+              .WithSqlState(sqlstate::kFeatureNotSupported);
+        }
+      }
+      const Field& f = *fields[static_cast<size_t>(idx)];
+      fields[static_cast<size_t>(idx)] = field(s.new_name, f.type, f.nullable);
+      break;
+    }
+    case sql::AlterTableStatement::kDropColumn: {
+      const int idx = FindColumn(*old, s.name);
+      if (idx < 0) {
+        if (s.column_if_exists) return std::shared_ptr<MemoryTable>();
+        return column_missing(s.name);
+      }
+      if (old->num_fields() == 1) {
+        return Status::Unsupported("dropping the only column of a table")
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
+      fields.erase(fields.begin() + idx);
+      moved->erase(moved->begin() + idx);
+      constraints->defaults.erase(constraints->defaults.begin() + idx);
+      std::vector<UniqueConstraint> unique;
+      for (UniqueConstraint u : constraints->unique) {
+        if (std::find(u.columns.begin(), u.columns.end(), idx) != u.columns.end()) continue;
+        for (int& c : u.columns) c -= c > idx;
+        unique.push_back(std::move(u));
+      }
+      constraints->unique = std::move(unique);
+      std::vector<CheckConstraint> checks;
+      for (const auto& check : constraints->checks) {
+        if (!reads(check, s.name)) checks.push_back(check);
+      }
+      constraints->checks = std::move(checks);
+      break;
+    }
+    case sql::AlterTableStatement::kAddColumn: {
+      if (FindColumn(*old, s.column.name) >= 0) {
+        if (s.column_if_exists) return std::shared_ptr<MemoryTable>();
+        return column_exists(s.column.name);
+      }
+      // The column's type and nullability as CREATE TABLE makes them.
+      sql::CreateTableStatement one;
+      one.name = table.name();
+      one.columns.push_back(s.column);
+      QUIVER_ASSIGN_OR_RAISE(auto made, MakeTableFromDefinition(one));
+      fields.push_back(made->schema()->field(0));
+      moved->push_back(-1);
+      constraints->defaults.push_back(s.column.default_value);
+      break;
+    }
+  }
+  const bool any = !constraints->unique.empty() || !constraints->checks.empty() ||
+                   constraints->HasDefaults();
+  return std::make_shared<MemoryTable>(name, schema(std::move(fields)),
+                                       any ? std::move(constraints) : nullptr);
+}
+
 }  // namespace quiver

@@ -12,4 +12,16 @@ namespace quiver {
 
 Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTableStatement& s);
 
+// ALTER TABLE (ADD / DROP / RENAME COLUMN, RENAME TO): the table `s` makes
+// of `table`, without rows, and in *moved, per column of it, the column of
+// `table` it takes (-1: the added one, filled with its DEFAULT). Null when
+// there is nothing to do (ADD COLUMN IF NOT EXISTS of a column there, DROP
+// COLUMN IF EXISTS of one that is not). DROP COLUMN drops the PRIMARY KEY /
+// UNIQUE and CHECK constraints that involve the column, as PostgreSQL does;
+// RENAME COLUMN of a column a CHECK reads is refused (the CHECK is kept as
+// written text, which names it).
+Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& table,
+                                                          const sql::AlterTableStatement& s,
+                                                          std::vector<int>* moved);
+
 }  // namespace quiver

@@ -385,6 +385,18 @@ Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
   return PlanInsert(*table, std::move(q), mapping);
 }
 
+Result<BoundQuery> Binder::BindTableRewrite(std::shared_ptr<MemoryTable> from,
+                                            std::shared_ptr<MemoryTable> to,
+                                            const std::vector<int>& moved) {
+  BoundQuery source;
+  QUIVER_ASSIGN_OR_RAISE(source.plan, MakeGet(from, sql::Alias{}, from->name(), -1));
+  for (const auto& f : from->schema()->fields) {
+    source.names.push_back(f->name);
+    source.types.push_back(f->type);
+  }
+  return PlanInsert(std::move(to), std::move(source), moved);
+}
+
 Result<BoundQuery> Binder::BindCopyFrom(std::shared_ptr<MemoryTable> table,
                                         std::shared_ptr<TableSource> files,
                                         const std::string& file) {

@@ -188,6 +188,15 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
       return r;
     }
   }
+  if (!ref.schema.empty() && ref.schema != "public" && ref.schema != "information_schema" &&
+      ref.schema != "pg_catalog") {
+    // Not read as the bare name: that would be another table. (Schemas
+    // other than public do not exist yet; PostgreSQL's words for a relation
+    // in a schema it does not have.)
+    return Status::KeyError("relation \"{}.{}\" does not exist", ref.schema, ref.name)
+        .WithSqlState(sqlstate::kUndefinedTable)
+        .WithPosition(ref.location);
+  }
   if (ref.schema == "information_schema" && state_->catalog != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(auto system, InformationSchemaTable(*state_->catalog, ref.name));
     if (system == nullptr)

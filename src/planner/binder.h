@@ -107,6 +107,11 @@ class Binder {
   Result<BoundQuery> BindInsert(const sql::InsertStatement& s);
   Result<BoundQuery> BindUpdate(const sql::UpdateStatement& s);
   Result<BoundQuery> BindDelete(const sql::DeleteStatement& s);
+  // ALTER TABLE ... ADD COLUMN over rows: the insert of `from`'s rows into
+  // `to`, column c of `to` taking column moved[c] of `from` (-1: its DEFAULT).
+  Result<BoundQuery> BindTableRewrite(std::shared_ptr<MemoryTable> from,
+                                      std::shared_ptr<MemoryTable> to,
+                                      const std::vector<int>& moved);
   // CREATE TABLE ... AS: an insert into a new table, `*table`, which the
   // caller adds to the catalog once the rows are in.
   Result<BoundQuery> BindCreateTableAs(const sql::CreateTableStatement& s,

@@ -256,6 +256,7 @@ enum class StatementKind : int8_t {
   kImportForeignSchema,
   kAlterForeignTable,
   kNoOp,  // CREATE EXTENSION / SERVER / FOREIGN DATA WRAPPER / USER MAPPING (ast_foreign.h)
+  kAlterTable,  // ALTER TABLE t ADD / DROP / RENAME COLUMN, RENAME TO
 };
 
 struct Statement {
@@ -340,6 +341,22 @@ struct CreateTableStatement : Statement {
   bool temporary = false;  // CREATE TEMP[ORARY] TABLE
   std::shared_ptr<SelectNode> as_select;  // CREATE TABLE ... AS SELECT
   std::vector<std::string> as_columns;    // CREATE TABLE t (a, b) AS ...
+};
+
+// ALTER TABLE t ADD COLUMN c type [DEFAULT x] [NOT NULL] | DROP COLUMN c |
+// RENAME COLUMN a TO b | RENAME TO u: one action per statement.
+struct AlterTableStatement : Statement {
+  AlterTableStatement() : Statement(StatementKind::kAlterTable) {}
+  enum Action : int8_t { kAddColumn, kDropColumn, kRenameColumn, kRenameTable };
+  Action action = kAddColumn;
+  std::string table;
+  int table_location = -1;
+  bool if_exists = false;         // ALTER TABLE IF EXISTS
+  bool column_if_exists = false;  // ADD COLUMN IF NOT EXISTS / DROP COLUMN IF EXISTS
+  ColumnDefinition column;        // ADD COLUMN
+  std::string name;               // DROP / RENAME COLUMN: the column
+  std::string new_name;           // RENAME: the new column or table name
+  bool cascade = false;           // DROP COLUMN ... CASCADE
 };
 
 struct CreateViewStatement : Statement {

@@ -64,7 +64,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformForeign(const pg_query:
       const auto& s = node.create_foreign_table_stmt();
       const auto& base = s.base_stmt();
       auto out = std::make_unique<CreateForeignTableStatement>();
-      out->name = base.relation().relname();
+      QUIVER_ASSIGN_OR_RAISE(out->name, TableName(base.relation()));
       out->name_location = base.relation().location();
       out->if_not_exists = base.if_not_exists();
       out->server = s.servername();
@@ -106,11 +106,12 @@ Result<std::unique_ptr<Statement>> Transformer::TransformForeign(const pg_query:
     }
     case pg_query::Node::kAlterTableStmt: {
       const auto& s = node.alter_table_stmt();
+      if (s.objtype() == pg_query::OBJECT_TABLE) return TransformAlterTable(s, location);
       if (s.objtype() != pg_query::OBJECT_FOREIGN_TABLE) {
-        return UnsupportedAt(location, "ALTER TABLE");
+        return UnsupportedAt(location, "ALTER of this kind of object");
       }
       auto out = std::make_unique<AlterForeignTableStatement>();
-      out->name = s.relation().relname();
+      QUIVER_ASSIGN_OR_RAISE(out->name, TableName(s.relation()));
       out->name_location = s.relation().location();
       out->if_exists = s.missing_ok();
       for (const auto& c : s.cmds()) {

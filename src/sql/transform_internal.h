@@ -41,6 +41,10 @@ class Transformer {
   Result<ExprPtr> TransformTypeCast(const pg_query::TypeCast& c);
 
   Result<std::unique_ptr<Statement>> TransformInsert(const pg_query::InsertStmt& s);
+  // ALTER TABLE ... ADD / DROP COLUMN and RENAME (COLUMN | TO).
+  Result<std::unique_ptr<Statement>> TransformAlterTable(const pg_query::AlterTableStmt& s,
+                                                         int location);
+  Result<std::unique_ptr<Statement>> TransformRename(const pg_query::RenameStmt& s, int location);
   Result<std::unique_ptr<Statement>> TransformCreate(const pg_query::CreateStmt& s);
   Status AddConstraint(const pg_query::Constraint& con, ColumnDefinition* column,
                        CreateTableStatement* out);
@@ -67,5 +71,13 @@ Status UnsupportedAt(int location, const std::string& what);
 
 // The string of a String node (names, column lists).
 std::string StringOf(const pg_query::Node& node);
+// The table a DDL / DML statement names: `t` or `public.t`. Schemas other
+// than public do not exist yet, and a name in one is never read as the
+// bare name: PostgreSQL's errors, 42P01 'relation "s.t" does not exist'
+// where the statement reads or writes rows (`rows`: INSERT, UPDATE,
+// DELETE), else 3F000 'schema "s" does not exist'; a database name is 0A000.
+Result<std::string> TableName(const pg_query::RangeVar& r, bool rows = false);
+// The same check of a name's parts (database, schema, name).
+Status CheckQualifiers(const std::vector<std::string>& parts, int location, bool rows = false);
 
 }  // namespace quiver::sql::internal

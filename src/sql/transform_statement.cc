@@ -12,10 +12,6 @@ std::string Lower(std::string s) {
   return s;
 }
 
-std::string QualifiedName(const pg_query::RangeVar& r) {
-  // Schemas are not modelled: "public.t" and "t" are the same table.
-  return r.relname();
-}
 
 // The text of a DefElem's argument (COPY/EXPLAIN options).
 std::string DefElemText(const pg_query::Node& arg) {
@@ -37,6 +33,37 @@ std::string DefElemText(const pg_query::Node& arg) {
 }
 
 }  // namespace
+
+Status CheckQualifiers(const std::vector<std::string>& parts, int location, bool rows) {
+  if (parts.size() > 2) {
+    std::string all;
+    for (const auto& p : parts) all += (all.empty() ? "" : ".") + p;
+    return UnsupportedAt(location, "cross-database references (" + all + ")");
+  }
+  if (parts.size() == 2 && parts[0] != "public") {
+    if (rows) {
+      return Status::KeyError("relation \"{}.{}\" does not exist", parts[0], parts[1])
+          .WithSqlState(sqlstate::kUndefinedTable)
+          .WithPosition(location);
+    }
+    if (parts[0] == "pg_catalog" || parts[0] == "information_schema") {
+      return UnsupportedAt(location, "changing the system schema " + parts[0]);
+    }
+    return Status::KeyError("schema \"{}\" does not exist", parts[0])
+        .WithSqlState(sqlstate::kInvalidSchemaName)
+        .WithPosition(location);
+  }
+  return Status::OK();
+}
+
+Result<std::string> TableName(const pg_query::RangeVar& r, bool rows) {
+  std::vector<std::string> parts;
+  if (!r.catalogname().empty()) parts.push_back(r.catalogname());
+  if (!r.schemaname().empty()) parts.push_back(r.schemaname());
+  parts.push_back(r.relname());
+  QUIVER_RETURN_NOT_OK(CheckQualifiers(parts, r.location(), rows));
+  return r.relname();
+}
 
 Status Transformer::TransformReturning(
     const google::protobuf::RepeatedPtrField<pg_query::Node>& list, ReturningList* out) {
@@ -140,7 +167,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
       const auto& i = node.index_stmt();
       auto s = std::make_unique<CreateIndexStatement>();
       s->name = i.idxname();
-      s->table = i.relation().relname();
+      QUIVER_ASSIGN_OR_RAISE(s->table, TableName(i.relation()));
       s->table_location = i.relation().location();
       s->if_not_exists = i.if_not_exists();
       out = std::move(s);
@@ -149,12 +176,17 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
     case pg_query::Node::kTruncateStmt: {
       auto s = std::make_unique<TruncateStatement>();
       for (const auto& r : node.truncate_stmt().relations()) {
-        s->tables.push_back(QualifiedName(r.range_var()));
+        QUIVER_ASSIGN_OR_RAISE(std::string name, TableName(r.range_var()));
+        s->tables.push_back(std::move(name));
         s->locations.push_back(r.range_var().location());
       }
       if (node.truncate_stmt().behavior() == pg_query::DROP_CASCADE)
         return UnsupportedAt(location, "TRUNCATE ... CASCADE");
       out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kRenameStmt: {
+      QUIVER_ASSIGN_OR_RAISE(out, TransformRename(node.rename_stmt(), location));
       break;
     }
     case pg_query::Node::kCreateTrigStmt:
@@ -179,7 +211,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
 
 Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::InsertStmt& s) {
   auto out = std::make_unique<InsertStatement>();
-  out->table = QualifiedName(s.relation());
+  QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation(), /*rows=*/true));
   out->table_location = s.relation().location();
   if (s.relation().has_alias()) out->alias = s.relation().alias().aliasname();
   if (s.has_on_conflict_clause()) {
@@ -294,7 +326,7 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
 
 Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::CreateStmt& s) {
   auto out = std::make_unique<CreateTableStatement>();
-  out->name = QualifiedName(s.relation());
+  QUIVER_ASSIGN_OR_RAISE(out->name, TableName(s.relation()));
   out->name_location = s.relation().location();
   out->if_not_exists = s.if_not_exists();
   out->temporary = s.relation().relpersistence() == "t";
@@ -334,11 +366,72 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
   return std::unique_ptr<Statement>(std::move(out));
 }
 
+Result<std::unique_ptr<Statement>> Transformer::TransformAlterTable(
+    const pg_query::AlterTableStmt& s, int location) {
+  auto out = std::make_unique<AlterTableStatement>();
+  QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation()));
+  out->table_location = s.relation().location();
+  out->if_exists = s.missing_ok();
+  if (s.cmds_size() != 1) return UnsupportedAt(location, "several actions in one ALTER TABLE");
+  const auto& cmd = s.cmds(0).alter_table_cmd();
+  switch (cmd.subtype()) {
+    case pg_query::AT_AddColumn: {
+      const auto& c = cmd.def().column_def();
+      out->action = AlterTableStatement::kAddColumn;
+      out->column_if_exists = cmd.missing_ok();
+      out->column.name = c.colname();
+      out->column.location = c.location();
+      QUIVER_ASSIGN_OR_RAISE(out->column.type, TransformTypeName(c.type_name()));
+      out->column.not_null = c.is_not_null();
+      CreateTableStatement scratch;
+      for (const auto& k : c.constraints()) {
+        const auto& con = k.constraint();
+        if (con.contype() == pg_query::CONSTR_NOTNULL) out->column.not_null = true;
+        QUIVER_RETURN_NOT_OK(AddConstraint(con, &out->column, &scratch));
+      }
+      if (!scratch.constraints.empty() || !scratch.unenforced_constraints.empty()) {
+        return UnsupportedAt(location, "a constraint other than NOT NULL and DEFAULT in ADD COLUMN");
+      }
+      break;
+    }
+    case pg_query::AT_DropColumn:
+      out->action = AlterTableStatement::kDropColumn;
+      out->name = cmd.name();
+      out->column_if_exists = cmd.missing_ok();
+      out->cascade = cmd.behavior() == pg_query::DROP_CASCADE;
+      break;
+    default:
+      return UnsupportedAt(location,
+                           "this ALTER TABLE action (ADD COLUMN, DROP COLUMN, RENAME COLUMN and "
+                           "RENAME TO are done)");
+  }
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
+Result<std::unique_ptr<Statement>> Transformer::TransformRename(const pg_query::RenameStmt& s,
+                                                                int location) {
+  auto out = std::make_unique<AlterTableStatement>();
+  if (s.rename_type() == pg_query::OBJECT_TABLE) {
+    out->action = AlterTableStatement::kRenameTable;
+  } else if (s.rename_type() == pg_query::OBJECT_COLUMN &&
+             s.relation_type() == pg_query::OBJECT_TABLE) {
+    out->action = AlterTableStatement::kRenameColumn;
+    out->name = s.subname();
+  } else {
+    return UnsupportedAt(location, "RENAME of this kind of object");
+  }
+  QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation()));
+  out->table_location = s.relation().location();
+  out->if_exists = s.missing_ok();
+  out->new_name = s.newname();
+  return std::unique_ptr<Statement>(std::move(out));
+}
+
 Result<std::unique_ptr<Statement>> Transformer::TransformCreateAs(
     const pg_query::CreateTableAsStmt& s) {
   if (s.objtype() != pg_query::OBJECT_TABLE) return UnsupportedAt(-1, "materialized views");
   auto out = std::make_unique<CreateTableStatement>();
-  out->name = QualifiedName(s.into().rel());
+  QUIVER_ASSIGN_OR_RAISE(out->name, TableName(s.into().rel()));
   out->name_location = s.into().rel().location();
   out->if_not_exists = s.if_not_exists();
   out->temporary = s.into().rel().relpersistence() == "t";
@@ -351,7 +444,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreateAs(
 Result<std::unique_ptr<Statement>> Transformer::TransformView(const pg_query::ViewStmt& s,
                                                               int location, int length) {
   auto out = std::make_unique<CreateViewStatement>();
-  out->name = QualifiedName(s.view());
+  QUIVER_ASSIGN_OR_RAISE(out->name, TableName(s.view()));
   out->name_location = s.view().location();
   out->or_replace = s.replace();
   for (const auto& a : s.aliases()) out->columns.push_back(StringOf(a));
@@ -385,7 +478,16 @@ Result<std::unique_ptr<Statement>> Transformer::TransformDrop(const pg_query::Dr
   for (const auto& o : s.objects()) {
     // Each object is a List of name parts; the last one is the name.
     if (o.has_list() && o.list().items_size() > 0) {
-      out->names.push_back(StringOf(o.list().items(o.list().items_size() - 1)));
+      std::vector<std::string> parts;
+      for (const auto& p : o.list().items()) parts.push_back(StringOf(p));
+      Status st = CheckQualifiers(parts, -1);
+      if (!st.ok()) {
+        // DROP ... IF EXISTS of a name in a missing schema drops nothing,
+        // as PostgreSQL's (which says so in a NOTICE).
+        if (s.missing_ok() && st.sql_state() == std::string(sqlstate::kInvalidSchemaName)) continue;
+        return st;
+      }
+      out->names.push_back(parts.back());
     } else {
       out->names.push_back(StringOf(o));
     }
@@ -414,7 +516,9 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCopy(const pg_query::Co
   if (s.is_program()) return UnsupportedAt(-1, "COPY ... PROGRAM");
   out->is_from = s.is_from();
   out->file = s.filename();
-  if (s.has_relation()) out->table = QualifiedName(s.relation());
+  if (s.has_relation()) {
+    QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation()));
+  }
   for (const auto& a : s.attlist()) out->columns.push_back(StringOf(a));
   if (s.has_query()) {
     if (!s.query().has_select_stmt()) return UnsupportedAt(-1, "COPY with this query");
@@ -439,7 +543,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCopy(const pg_query::Co
 
 Result<std::unique_ptr<Statement>> Transformer::TransformUpdate(const pg_query::UpdateStmt& s) {
   auto out = std::make_unique<UpdateStatement>();
-  out->table = QualifiedName(s.relation());
+  QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation(), /*rows=*/true));
   out->table_location = s.relation().location();
   if (s.relation().has_alias()) out->alias.name = s.relation().alias().aliasname();
   if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before UPDATE");
@@ -462,7 +566,7 @@ Result<std::unique_ptr<Statement>> Transformer::TransformUpdate(const pg_query::
 
 Result<std::unique_ptr<Statement>> Transformer::TransformDelete(const pg_query::DeleteStmt& s) {
   auto out = std::make_unique<DeleteStatement>();
-  out->table = QualifiedName(s.relation());
+  QUIVER_ASSIGN_OR_RAISE(out->table, TableName(s.relation(), /*rows=*/true));
   out->table_location = s.relation().location();
   if (s.relation().has_alias()) out->alias.name = s.relation().alias().aliasname();
   if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before DELETE");
