@@ -2,7 +2,8 @@
 // schema's nullability): PRIMARY KEY, UNIQUE, CHECK, and column DEFAULTs.
 //
 // Where they are enforced:
-//   DEFAULT      planner/bind_dml.cc: an INSERT's missing column takes it.
+//   DEFAULT      planner/bind_dml.cc: an INSERT's missing column takes it
+//                (serial / identity columns: the next values of their sequence).
 //   CHECK        planner/bind_dml.cc adds one boolean column per CHECK to the
 //                rows an INSERT / UPDATE writes (the expression IS NOT FALSE);
 //                the sink (execution/operators/physical_modify_table.cc)
@@ -16,6 +17,8 @@
 // published only once every check passed (MemoryTable::Commit).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +26,22 @@
 #include "sql/ast.h"
 
 namespace quiver {
+
+struct ScalarFunction;
+
+// The sequence of a serial or identity column (PostgreSQL's t_col_seq that
+// the column owns). Values are handed out in blocks, a chunk of rows at a
+// time, with one atomic add: never twice, in no promised order, and like
+// PostgreSQL's, not given back when the statement fails (gaps are normal).
+struct ColumnSequence {
+  std::string name;  // t_col_seq
+  bool always = false;  // GENERATED ALWAYS: an INSERT may not give the value
+  int64_t increment = 1;
+  int64_t min = 0, max = 0;  // the column type's range
+  std::atomic<int64_t> next{1};
+  // nextval of this sequence as a function of no arguments (n values per call).
+  std::shared_ptr<const ScalarFunction> nextval;
+};
 
 struct UniqueConstraint {
   std::string name;          // PostgreSQL's default: t_pkey, t_a_b_key
@@ -40,10 +59,18 @@ struct TableConstraints {
   std::vector<CheckConstraint> checks;
   // Per column: its DEFAULT expression; null: none (NULL).
   std::vector<std::shared_ptr<const sql::ParsedExpr>> defaults;
+  // Per column: its sequence (serial, identity); null: none.
+  std::vector<std::shared_ptr<ColumnSequence>> sequences;
 
+  // Whether any column has a DEFAULT or a sequence.
   bool HasDefaults() const {
     for (const auto& d : defaults)
       if (d != nullptr) return true;
+    return HasSequences();
+  }
+  bool HasSequences() const {
+    for (const auto& s : sequences)
+      if (s != nullptr) return true;
     return false;
   }
 };

@@ -4,6 +4,8 @@
 
 #include "catalog/catalog.h"
 #include "catalog/table_constraints.h"
+#include "functions/function.h"
+#include "functions/kernel_util.h"
 #include "vector/json_type.h"
 #include "vector/sql_type.h"
 
@@ -31,6 +33,83 @@ std::string ChooseName(const std::string& table, const std::string& label,
   for (int i = 1; used->count(name); ++i) name = stem + std::to_string(i);
   used->insert(name);
   return name;
+}
+
+// SQLSTATE sequence_generator_limit_exceeded.
+constexpr const char* kSequenceLimitState = "2200H";
+
+// The sequence of a serial / identity column of integer type `type`.
+Result<std::shared_ptr<ColumnSequence>> MakeSequence(const std::string& table, const sql::ColumnDefinition& c,
+                                                     const TypeRef& type) {
+  auto seq = std::make_shared<ColumnSequence>();
+  switch (type->id) {
+    case TypeId::kInt16:
+      seq->min = INT16_MIN, seq->max = INT16_MAX;
+      break;
+    case TypeId::kInt32:
+      seq->min = INT32_MIN, seq->max = INT32_MAX;
+      break;
+    case TypeId::kInt64:
+      seq->min = INT64_MIN, seq->max = INT64_MAX;
+      break;
+    default:
+      return Status::Invalid("identity column type must be smallint, integer, or bigint")
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(c.identity_location >= 0 ? c.identity_location : c.location);
+  }
+  if (c.identity_increment > 0) {
+    seq->min = 1;  // PostgreSQL's default MINVALUE of an ascending sequence
+  } else {
+    seq->max = -1;
+  }
+  if (c.identity_start < seq->min || c.identity_start > seq->max) {
+    return Status::Invalid("START value ({}) cannot be {} than {}VALUE ({})", c.identity_start,
+                           c.identity_start < seq->min ? "less" : "greater",
+                           c.identity_start < seq->min ? "MIN" : "MAX",
+                           c.identity_start < seq->min ? seq->min : seq->max)
+        .WithSqlState(sqlstate::kInvalidParameterValue)
+        .WithPosition(c.identity_location);
+  }
+  seq->name = table + "_" + c.name + "_seq";
+  seq->always = c.identity == sql::ColumnDefinition::Identity::kAlways;
+  seq->increment = c.identity_increment;
+  seq->next = c.identity_start;
+  ScalarFunction f;
+  f.name = "nextval";
+  f.return_type = type;
+  f.strict = false;
+  f.is_volatile = true;
+  ColumnSequence* s = seq.get();
+  f.kernel = [s](KernelContext& ctx, const std::vector<VectorRef>&, int64_t n,
+                 const TypeRef& out_type) -> Result<ArrayRef> {
+    // One block of n values; the sequence moves past it even when a value
+    // overflows (as PostgreSQL's does not, but the statement fails either way).
+    __int128 first = s->next.fetch_add(static_cast<int64_t>(n) * s->increment);
+    const __int128 last = first + static_cast<__int128>(n - 1) * s->increment;
+    if (n > 0 && (last > s->max || last < s->min || first > s->max || first < s->min)) {
+      return Status::Invalid("nextval: reached {} value of sequence \"{}\" ({})",
+                             s->increment > 0 ? "maximum" : "minimum", s->name,
+                             s->increment > 0 ? s->max : s->min)
+          .WithSqlState(kSequenceLimitState);
+    }
+    QUIVER_ASSIGN_OR_RAISE(auto out, kernels::MakeFixedOutput(out_type, {}, n, ctx.pool));
+    for (int64_t i = 0; i < n; ++i, first += s->increment) {
+      const auto v = static_cast<int64_t>(first);
+      switch (out_type->id) {
+        case TypeId::kInt16:
+          out.data<int16_t>()[i] = static_cast<int16_t>(v);
+          break;
+        case TypeId::kInt32:
+          out.data<int32_t>()[i] = static_cast<int32_t>(v);
+          break;
+        default:
+          out.data<int64_t>()[i] = v;
+      }
+    }
+    return kernels::FinishFixed(out_type, n, std::move(out));
+  };
+  seq->nextval = std::make_shared<const ScalarFunction>(std::move(f));
+  return seq;
 }
 
 int FindColumn(const Schema& schema, const std::string& name) {
@@ -69,6 +148,16 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     }
     fields.push_back(field(c.name, type, !c.not_null));
     constraints->defaults.push_back(c.default_value);
+    std::shared_ptr<ColumnSequence> seq;
+    if (c.identity != sql::ColumnDefinition::Identity::kNone) {
+      if (c.type.is_array) {
+        return Status::Invalid("identity column type must be smallint, integer, or bigint")
+            .WithSqlState(sqlstate::kInvalidParameterValue)
+            .WithPosition(c.location);
+      }
+      QUIVER_ASSIGN_OR_RAISE(seq, MakeSequence(s.name, c, type));
+    }
+    constraints->sequences.push_back(std::move(seq));
   }
   SchemaRef table_schema = schema(std::move(fields));
   std::set<std::string> used;

@@ -298,6 +298,10 @@ struct InsertStatement : Statement {
     ExprPtr where;                                             // DO UPDATE ... WHERE
   };
   std::shared_ptr<OnConflict> on_conflict;
+  // OVERRIDING SYSTEM VALUE (values may be given for a GENERATED ALWAYS
+  // identity column) / OVERRIDING USER VALUE (given identity values are
+  // replaced by the sequence's).
+  enum class Overriding : int8_t { kNone, kSystem, kUser } overriding = Overriding::kNone;
 };
 
 // A constraint Quiver parses but does not enforce (FOREIGN KEY, EXCLUDE).
@@ -325,6 +329,13 @@ struct ColumnDefinition {
   TypeName type;
   bool not_null = false;  // NOT NULL or PRIMARY KEY: enforced
   std::shared_ptr<const ParsedExpr> default_value;  // DEFAULT expr; null: none
+  // serial / bigserial / smallserial (kByDefault, as PostgreSQL's
+  // nextval default) and GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY: the
+  // column takes the next values of a sequence of its own.
+  enum class Identity : int8_t { kNone, kByDefault, kAlways } identity = Identity::kNone;
+  int64_t identity_start = 1;
+  int64_t identity_increment = 1;
+  int identity_location = -1;
   int location = -1;
 };
 

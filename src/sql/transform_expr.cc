@@ -716,6 +716,10 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
       }
       return e;
     }
+    case pg_query::Node::kSetToDefault:
+      return UnsupportedAt(node.set_to_default().location(),
+                           "DEFAULT as a value (leave the column out of the INSERT's column list to "
+                           "give it its default)");
     default:
       return UnsupportedAt(-1, "this kind of expression");
   }

@@ -253,6 +253,11 @@ Result<std::unique_ptr<Statement>> Transformer::TransformInsert(const pg_query::
   QUIVER_RETURN_NOT_OK(TransformReturning(s.returning_list(), &out->returning));
   if (s.has_with_clause()) return UnsupportedAt(-1, "WITH before INSERT");
   for (const auto& c : s.cols()) out->columns.push_back(c.res_target().name());
+  if (s.override() == pg_query::OVERRIDING_SYSTEM_VALUE) {
+    out->overriding = InsertStatement::Overriding::kSystem;
+  } else if (s.override() == pg_query::OVERRIDING_USER_VALUE) {
+    out->overriding = InsertStatement::Overriding::kUser;
+  }
   if (s.has_select_stmt()) {
     QUIVER_ASSIGN_OR_RAISE(out->source, TransformSelect(s.select_stmt().select_stmt()));
   }
@@ -315,8 +320,47 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
       column->default_value = std::shared_ptr<const ParsedExpr>(std::move(e));
       return Status::OK();
     }
-    case pg_query::CONSTR_IDENTITY:
-      return UnsupportedAt(at, "identity columns");
+    case pg_query::CONSTR_IDENTITY: {
+      if (column == nullptr) return UnsupportedAt(at, "this constraint");
+      if (column->identity != ColumnDefinition::Identity::kNone) {
+        return Status::Invalid("multiple identity specifications for column \"{}\"", column->name)
+            .WithSqlState(sqlstate::kSyntaxError)
+            .WithPosition(at);
+      }
+      column->identity = con.generated_when() == "a" ? ColumnDefinition::Identity::kAlways
+                                                     : ColumnDefinition::Identity::kByDefault;
+      column->identity_location = at;
+      for (const auto& o : con.options()) {
+        const auto& d = o.def_elem();
+        const std::string& opt = d.defname();
+        if (opt == "cache") continue;  // how many values a session preallocates: no effect on values
+        int64_t v = 0;
+        if (d.arg().has_integer()) {
+          v = d.arg().integer().ival();
+        } else if (d.arg().has_float_()) {
+          v = std::strtoll(d.arg().float_().fval().c_str(), nullptr, 10);
+        } else if (opt == "start" || opt == "increment") {
+          return UnsupportedAt(at, "this identity option value");
+        }
+        if (opt == "start") {
+          column->identity_start = v;
+        } else if (opt == "increment") {
+          if (v == 0) {
+            return Status::Invalid("INCREMENT must not be zero")
+                .WithSqlState(sqlstate::kInvalidParameterValue)
+                .WithPosition(at);
+          }
+          column->identity_increment = v;
+        } else {
+          return UnsupportedAt(at, "identity option " + opt + " (START WITH and INCREMENT BY are supported)");
+        }
+      }
+      if (column->identity_increment < 0 && column->identity_start == 1) {
+        // A descending sequence starts at its maximum, -1 by default.
+        column->identity_start = -1;
+      }
+      return Status::OK();
+    }
     case pg_query::CONSTR_GENERATED:
       return UnsupportedAt(at, "generated columns");
     default:
@@ -340,11 +384,38 @@ Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::
       col.location = c.location();
       QUIVER_ASSIGN_OR_RAISE(col.type, TransformTypeName(c.type_name()));
       col.not_null = c.is_not_null();
+      for (const char* serial : {"serial", "serial4", "bigserial", "serial8", "smallserial", "serial2"}) {
+        if (col.type.name != serial || col.type.is_array) continue;
+        // PostgreSQL: an integer column, NOT NULL, defaulting to nextval of
+        // a sequence the column owns.
+        col.type.name = col.type.name.find("big") == 0 || col.type.name == "serial8" ? "int8"
+                        : col.type.name.find("small") == 0 || col.type.name == "serial2" ? "int2"
+                                                                                           : "int4";
+        col.identity = ColumnDefinition::Identity::kByDefault;
+        col.identity_location = col.location;
+        col.not_null = true;
+      }
       for (const auto& k : c.constraints()) {
         const auto& con = k.constraint();
-        if (con.contype() == pg_query::CONSTR_NOTNULL || con.contype() == pg_query::CONSTR_PRIMARY)
+        if (con.contype() == pg_query::CONSTR_NOTNULL || con.contype() == pg_query::CONSTR_PRIMARY ||
+            con.contype() == pg_query::CONSTR_IDENTITY)
           col.not_null = true;
+        if (con.contype() == pg_query::CONSTR_IDENTITY && col.identity != ColumnDefinition::Identity::kNone &&
+            col.identity_location == col.location) {
+          return Status::Invalid("multiple default values specified for column \"{}\" of table \"{}\"",
+                                 col.name, out->name)
+              .WithSqlState(sqlstate::kSyntaxError)
+              .WithPosition(con.location());
+        }
         QUIVER_RETURN_NOT_OK(AddConstraint(con, &col, out.get()));
+      }
+      if (col.identity != ColumnDefinition::Identity::kNone && col.default_value != nullptr) {
+        return Status::Invalid("{} specified for column \"{}\" of table \"{}\"",
+                               col.identity_location == col.location ? "multiple default values"
+                                                                     : "both default and identity",
+                               col.name, out->name)
+            .WithSqlState(sqlstate::kSyntaxError)
+            .WithPosition(col.location);
       }
       out->columns.push_back(std::move(col));
     } else if (e.has_constraint()) {

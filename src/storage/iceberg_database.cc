@@ -544,7 +544,7 @@ Status IcebergDatabase::CheckTable(const MemoryTable& table) {
   if (const TableConstraints* c = table.constraints().get()) {
     if (!c->checks.empty() || c->HasDefaults()) {
       return Status::Unsupported(
-                 "CHECK and DEFAULT in a --db table: not stored yet (NOT NULL, PRIMARY KEY "
+                 "CHECK, DEFAULT, serial and identity columns in a --db table: not stored yet (NOT NULL, PRIMARY KEY "
                  "and UNIQUE are)")
           .WithSqlState(sqlstate::kFeatureNotSupported);
     }
