@@ -241,6 +241,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
   auto constraints = std::make_shared<TableConstraints>();
   if (table.constraints() != nullptr) *constraints = *table.constraints();
   constraints->defaults.resize(static_cast<size_t>(old->num_fields()));
+  constraints->sequences.resize(static_cast<size_t>(old->num_fields()));
   std::vector<FieldRef> fields = old->fields;
   moved->clear();
   for (int c = 0; c < old->num_fields(); ++c) moved->push_back(c);
@@ -294,6 +295,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       fields.erase(fields.begin() + idx);
       moved->erase(moved->begin() + idx);
       constraints->defaults.erase(constraints->defaults.begin() + idx);
+      constraints->sequences.erase(constraints->sequences.begin() + idx);
       std::vector<UniqueConstraint> unique;
       for (UniqueConstraint u : constraints->unique) {
         if (std::find(u.columns.begin(), u.columns.end(), idx) != u.columns.end()) continue;
@@ -313,6 +315,10 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
         if (s.column_if_exists) return std::shared_ptr<MemoryTable>();
         return column_exists(s.column.name);
       }
+      if (s.column.identity != sql::ColumnDefinition::Identity::kNone) {
+        return Status::Unsupported("ADD COLUMN of a serial or identity column")
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
       // The column's type and nullability as CREATE TABLE makes them.
       sql::CreateTableStatement one;
       one.name = table.name();
@@ -321,6 +327,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       fields.push_back(made->schema()->field(0));
       moved->push_back(-1);
       constraints->defaults.push_back(s.column.default_value);
+      constraints->sequences.push_back(nullptr);
       break;
     }
   }

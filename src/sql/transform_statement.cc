@@ -454,6 +454,11 @@ Result<std::unique_ptr<Statement>> Transformer::TransformAlterTable(
       out->column.location = c.location();
       QUIVER_ASSIGN_OR_RAISE(out->column.type, TransformTypeName(c.type_name()));
       out->column.not_null = c.is_not_null();
+      for (const char* serial : {"serial", "serial4", "bigserial", "serial8", "smallserial", "serial2"}) {
+        if (out->column.type.name == serial) {
+          return UnsupportedAt(c.location(), "ADD COLUMN of a serial or identity column");
+        }
+      }
       CreateTableStatement scratch;
       for (const auto& k : c.constraints()) {
         const auto& con = k.constraint();

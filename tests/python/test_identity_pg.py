@@ -134,3 +134,20 @@ def test_identity_refused_on_a_db_table(quiver_bin, tmp_path):
         capture_output=True, text=True, check=False)
     assert proc.returncode != 0
     assert "serial and identity" in proc.stderr, proc.stderr
+
+
+def test_alter_table_with_sequences(quiver_bin):
+    # DROP COLUMN keeps the other columns' sequences in place; adding a
+    # serial or identity column (PostgreSQL fills the rows from the new
+    # sequence) is refused, not added as a plain column.
+    proc = subprocess.run(
+        [str(quiver_bin), "sql", "--format", "csv",
+         "CREATE TABLE t (a int, id serial, v text); INSERT INTO t (a, v) VALUES (1, 'x'); "
+         "ALTER TABLE t DROP COLUMN a; INSERT INTO t (v) VALUES ('y'); SELECT id, v FROM t ORDER BY id"],
+        capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == ["1,x", "2,y"], proc.stdout
+    for add in ("ADD COLUMN n serial", "ADD COLUMN n int GENERATED ALWAYS AS IDENTITY"):
+        proc = subprocess.run([str(quiver_bin), "sql", f"CREATE TABLE t (a int); ALTER TABLE t {add}"],
+                              capture_output=True, text=True, check=False)
+        assert proc.returncode != 0 and "ADD COLUMN of a serial or identity column" in proc.stderr, proc.stderr
