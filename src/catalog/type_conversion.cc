@@ -109,12 +109,46 @@ Result<ArrayRef> ListToEngine(const ArrayRef& in, const TypeRef& to, MemoryPool*
                          {std::move(child)});
 }
 
+// A struct of file values as the engine's struct: each field converted over
+// the slots the struct covers (the struct's offset applies to its fields).
+Result<ArrayRef> StructToEngine(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
+  const int64_t n = in->length;
+  std::vector<ArrayRef> children;
+  for (size_t k = 0; k < to->children.size(); ++k) {
+    ArrayRef f = in->children[k]->Slice(in->offset, n);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef c, ToEngineArray(f, to->children[k]->type, pool));
+    children.push_back(std::move(c));
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto validity, RebasedValidity(*in, pool));
+  return ArrayData::Make(to, n, {validity}, validity ? in->GetNullCount() : 0, 0, std::move(children));
+}
+
+// A map as the engine's map<entries: struct<key, value>>: the same offsets,
+// the entries converted.
+Result<ArrayRef> MapToEngine(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
+  const ArrayRef& entries = in->children[0];
+  const TypeRef& to_entries = to->children[0]->type;
+  std::vector<ArrayRef> kv;
+  for (size_t k = 0; k < 2; ++k) {
+    ArrayRef f = entries->children[k]->Slice(entries->offset, entries->length);
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef c, ToEngineArray(f, to_entries->children[k]->type, pool));
+    kv.push_back(std::move(c));
+  }
+  ArrayRef e = ArrayData::Make(to_entries, entries->length, {nullptr}, 0, 0, std::move(kv));
+  auto out = std::make_shared<ArrayData>(*in);
+  out->type = to;
+  out->children = {std::move(e)};
+  return ArrayRef(out);
+}
+
 }  // namespace
 
 Result<ArrayRef> ToEngineArray(const ArrayRef& in, const TypeRef& to, MemoryPool* pool) {
   const DataType& t = *in->type;
   if (t.Equals(*to)) return in;
   if (to->id == TypeId::kList) return ListToEngine(in, to, pool);
+  if (to->id == TypeId::kStruct && t.id == TypeId::kStruct) return StructToEngine(in, to, pool);
+  if (to->id == TypeId::kMap && t.id == TypeId::kMap) return MapToEngine(in, to, pool);
   switch (t.id) {
     case TypeId::kInt8:
       return MapFixed<int8_t, int16_t>(*in, to, pool, [](int8_t v) { return int16_t{v}; });

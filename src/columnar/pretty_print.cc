@@ -327,6 +327,25 @@ class ValueFormatter {
         return FormatList(a, (a.offset + i) * n, n, false, out);
       }
       case TypeId::kStruct: {
+        if (options_.pg_arrays) {
+          // PostgreSQL's record text: (1,abc), NULL fields empty.
+          *out += '(';
+          std::string text;
+          for (size_t k = 0; k < a.children.size(); ++k) {
+            if (k > 0) *out += ',';
+            const ArrayData& f = *a.children[k];
+            if (f.IsNull(a.offset + i)) continue;
+            text.clear();
+            if (f.type->id == TypeId::kBool) {
+              text = bit_util::GetBit(f.GetRaw<uint8_t>(1), f.offset + a.offset + i) ? "t" : "f";
+            } else {
+              Format(f, a.offset + i, false, &text);
+            }
+            AppendPgRecordField(text, out);
+          }
+          *out += ')';
+          return;
+        }
         *out += '{';
         for (size_t k = 0; k < a.children.size(); ++k) {
           if (k > 0) *out += ", ";
@@ -549,6 +568,27 @@ void AppendPgArrayElement(std::string_view text, std::string* out) {
   *out += '"';
   for (char c : text) {
     if (c == '"' || c == '\\') *out += '\\';
+    *out += c;
+  }
+  *out += '"';
+}
+
+void AppendPgRecordField(std::string_view text, std::string* out) {
+  bool quote = text.empty();
+  for (char c : text) {
+    if (c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' || c == ' ' || c == '\t' ||
+        c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+      quote = true;
+      break;
+    }
+  }
+  if (!quote) {
+    out->append(text);
+    return;
+  }
+  *out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') *out += c;
     *out += c;
   }
   *out += '"';

@@ -61,6 +61,11 @@ struct ValueFormatOptions {
 // case), or holds { } " , \ or white space.
 void AppendPgArrayElement(std::string_view text, std::string* out);
 
+// Appends one field of PostgreSQL's record text (record_out): `text` as is,
+// or double-quoted with " and \ doubled when it is empty or holds
+// " \ ( ) , or white space. A NULL field is written as nothing.
+void AppendPgRecordField(std::string_view text, std::string* out);
+
 // Renders slot `i` (relative to array.offset) of `array`.
 std::string FormatValue(const ArrayData& array, int64_t i, const ValueFormatOptions& options = {});
 

@@ -953,8 +953,8 @@ AggregateFunction SingleValue() {
   f.name = "__single_value";
   f.args = {AnyType()};
   f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
-    if ((*args)[0]->id == TypeId::kList) {
-      return Status::Unsupported("a scalar subquery returning an array is not supported yet")
+    if (IsNestedSqlType(*(*args)[0])) {
+      return Status::Unsupported("a scalar subquery returning an array, struct or map is not supported yet")
           .WithSqlState(sqlstate::kFeatureNotSupported);
     }
     *ret = (*args)[0];

@@ -821,6 +821,11 @@ AggregateFunction ArrayAgg(bool ordered) {
   }
   f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) -> Status {
     const TypeRef& t = (*args)[0];
+    if (t->id == TypeId::kStruct || t->id == TypeId::kMap) {
+      // Its rows are kept as Values, which cannot hold a struct or map.
+      return Status::Unsupported("array_agg of a {} is not supported yet", t->id == TypeId::kStruct ? "struct" : "map")
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
     if (t->id == TypeId::kList) {
       return Status::Unsupported("array_agg of arrays: multidimensional arrays are not supported")
           .WithSqlState(sqlstate::kFeatureNotSupported);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/calendar.h"
+#include "columnar/pretty_print.h"
 #include "functions/array_cast.h"
 #include "functions/json_scan.h"
 #include "functions/kernel_util.h"
@@ -1004,6 +1005,11 @@ Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, Mem
 
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.id == TypeId::kNull || from.Equals(to)) return true;
+  if (from.id == TypeId::kStruct || from.id == TypeId::kMap || to.id == TypeId::kStruct ||
+      to.id == TypeId::kMap) {
+    // Structs and maps cast only to text (their output text).
+    return to.id == TypeId::kString && !IsJsonOrJsonb(to);
+  }
   if (from.id == TypeId::kList || to.id == TypeId::kList) {
     return !IsJsonOrJsonb(from) && !IsJsonOrJsonb(to) && CanCastArray(from, to);
   }
@@ -1029,6 +1035,21 @@ Result<ArrayRef> CastVector(const VectorRef& in, int64_t n, const TypeRef& to, M
   if (!CanCast(from, *to)) {
     return Status::TypeError("cannot cast type {} to {}", PgTypeName(from), PgTypeName(*to))
         .WithSqlState(sqlstate::kCannotCoerce);
+  }
+  if (from.id == TypeId::kStruct || from.id == TypeId::kMap) {
+    // PostgreSQL's record text (1,abc); maps as {k: v}.
+    ValueFormatOptions o;
+    o.pg_arrays = true;
+    o.max_elements = INT64_MAX;
+    kernels::StringOutput out(to, n, pool);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!in.IsValid(i)) {
+        QUIVER_RETURN_NOT_OK(out.AppendNull());
+      } else {
+        QUIVER_RETURN_NOT_OK(out.Append(FormatValue(*in.array, in.index(i), o)));
+      }
+    }
+    return out.Finish();
   }
   if (from.id == TypeId::kList || to->id == TypeId::kList) return CastArrayVector(in, n, to, pool);
   if (IsJsonOrJsonb(from) || IsJsonOrJsonb(*to)) return CastJson(in, n, to, pool);

@@ -14,5 +14,6 @@ void RegisterDateTimeMoreFunctions(FunctionRegistry* r);
 void RegisterNumericFormatFunctions(FunctionRegistry* r);
 void RegisterSystemFunctions(FunctionRegistry* r);
 void RegisterArrayFunctions(FunctionRegistry* r);
+void RegisterNestedFunctions(FunctionRegistry* r);
 
 }  // namespace quiver

@@ -84,6 +84,19 @@ Result<ArrayRef> Materialize(const VectorRef& v, int64_t n, MemoryPool* pool) {
   int64_t null_count = 0;
   QUIVER_ASSIGN_OR_RAISE(auto validity, PropagateValidity({v}, n, pool, &null_count));
   switch (type->id) {
+    case TypeId::kStruct: {
+      // Each field gathered over the same rows (a field's slot r + offset).
+      std::vector<uint32_t> rows(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = static_cast<uint32_t>(v.array->offset + v.index(i));
+      std::vector<ArrayRef> fields;
+      for (const ArrayRef& child : v.array->children) {
+        VectorRef cv{child.get(), rows.data(), false};
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef f, Materialize(cv, n, pool));
+        fields.push_back(std::move(f));
+      }
+      return ArrayData::Make(type, n, {std::move(validity)}, null_count, 0, std::move(fields));
+    }
+    case TypeId::kMap:
     case TypeId::kList: {
       // New offsets over the elements of the rows read, gathered from the
       // child (recursively for lists of lists). NULL rows hold no elements.
@@ -259,6 +272,8 @@ Result<ArrayRef> GatherTo(const ArrayRef& src, const uint32_t* rows, const uint3
   switch (type->id) {
     case TypeId::kNull:
       return MakeArrayOfNull(type, length, pool);
+    case TypeId::kStruct:
+    case TypeId::kMap:
     case TypeId::kList: {
       // Through Materialize: slots that receive nothing read row `rows[0]`
       // (or an empty list) and are masked by the validity above.

@@ -2,7 +2,9 @@
 // ~ ~* !~ !~* (and SIMILAR TO, which the parser turns into ~ over
 // similar_to_escape(pattern [, escape])), regexp_like, regexp_replace,
 // regexp_count, regexp_instr, regexp_substr, substring(text from pattern)
-// and substring(text similar pattern escape e).
+// and substring(text similar pattern escape e), regexp_match,
+// regexp_split_to_array, and the set-returning regexp_matches and
+// regexp_split_to_table.
 //
 // Patterns are PostgreSQL's AREs translated for RE2 (functions/regex.h);
 // a constant pattern is compiled once per thread, not per row. Positions
@@ -12,6 +14,7 @@
 
 #include <re2/re2.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,8 @@
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 #include "functions/regex.h"
+#include "functions/table_function.h"
+#include "vector/sql_type.h"
 
 namespace quiver {
 namespace {
@@ -438,7 +443,164 @@ Result<ArrayRef> SubstringRegex(KernelContext& ctx, const std::vector<VectorRef>
   return out.Finish();
 }
 
+// --- regexp_match, regexp_matches, regexp_split_to_array / _to_table -------------
+
+// One row's results as text arrays: NULL elements are null data().
+using TextRow = std::vector<re2::StringPiece>;
+
+// PostgreSQL's setup_regexp_matches: the matches of `re` in `s` (every one
+// when `global`), each as its captures (or the whole match when the pattern
+// has none). With `ignore_degenerate` (the split functions), zero-length
+// matches at the start or end of the text or just after the previous match
+// are skipped.
+std::vector<Match> Matches(const re2::RE2& re, std::string_view s, bool global, bool ignore_degenerate) {
+  std::vector<Match> out;
+  const int nsub = re.NumberOfCapturingGroups() + 1;
+  size_t prev_end = 0;
+  ForEachMatch(re, s, 0, nsub, [&](const Match& m) {
+    const size_t b = m.begin(s), e = m.end(s);
+    if (!ignore_degenerate || (b < s.size() && e > prev_end)) out.push_back(m);
+    prev_end = e;
+    return global;
+  });
+  return out;
+}
+
+TextRow MatchRow(const Match& m) {
+  if (m.sub.size() == 1) return {m.sub[0]};
+  return TextRow(m.sub.begin() + 1, m.sub.end());
+}
+
+// The pieces of `s` between the (non-degenerate) matches.
+TextRow SplitRow(const re2::RE2& re, std::string_view s) {
+  TextRow pieces;
+  size_t start = 0;
+  for (const Match& m : Matches(re, s, true, true)) {
+    pieces.emplace_back(s.data() + start, m.begin(s) - start);
+    start = m.end(s);
+  }
+  pieces.emplace_back(s.data() + start, s.size() - start);
+  return pieces;
+}
+
+// text[] rows (std::nullopt = a NULL array).
+Result<ArrayRef> BuildTextArrays(const std::vector<std::optional<TextRow>>& rows, MemoryPool* pool) {
+  const int64_t n = static_cast<int64_t>(rows.size());
+  int64_t total = 0;
+  for (const auto& r : rows) {
+    if (r) total += static_cast<int64_t>(r->size());
+  }
+  kernels::StringOutput items(utf8(), total, pool);
+  QUIVER_ASSIGN_OR_RAISE(auto offsets, kernels::AllocateValues(n + 1, 4, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, pool));
+  int32_t* off = offsets->mutable_data_as<int32_t>();
+  off[0] = 0;
+  int64_t nulls = 0, at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto& r = rows[static_cast<size_t>(i)];
+    if (!r) {
+      ++nulls;
+    } else {
+      bit_util::SetBit(validity->mutable_data(), i);
+      for (const auto& x : *r) {
+        if (x.data() == nullptr) {
+          QUIVER_RETURN_NOT_OK(items.AppendNull());
+        } else {
+          QUIVER_RETURN_NOT_OK(items.Append(std::string_view(x.data(), x.size())));
+        }
+        ++at;
+      }
+    }
+    if (at > INT32_MAX) return Status::Invalid("array result larger than 2^31 elements in one vector");
+    off[i + 1] = static_cast<int32_t>(at);
+  }
+  QUIVER_ASSIGN_OR_RAISE(ArrayRef child, items.Finish());
+  return ArrayData::Make(ArrayOf(utf8()), n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, offsets},
+                         nulls, 0, {std::move(child)});
+}
+
+// regexp_match(s, p [, flags]) / regexp_split_to_array(s, p [, flags]).
+Result<ArrayRef> RegexpArrays(KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                              int flags_arg, bool split) {
+  PatternSource patterns(args, 1, flags_arg, split ? "regexp_split_to_array()" : "regexp_match()", false,
+                         MatchMode::kExtents);
+  StringAccess text(args[0]);
+  AllValid valid(args);
+  std::vector<std::optional<TextRow>> rows(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (!valid(i)) continue;
+    QUIVER_ASSIGN_OR_RAISE(const re2::RE2* re, patterns.Get(i));
+    const std::string_view s = text(i);
+    if (split) {
+      rows[static_cast<size_t>(i)] = SplitRow(*re, s);
+    } else {
+      const std::vector<Match> m = Matches(*re, s, false, false);
+      if (!m.empty()) rows[static_cast<size_t>(i)] = MatchRow(m[0]);
+    }
+  }
+  return BuildTextArrays(rows, ctx.pool);
+}
+
+// The rows of one regexp_matches / regexp_split_to_table call, computed at
+// the start and handed out in slices.
+class ArrayRowsCursor final : public TableFunctionCursor {
+ public:
+  explicit ArrayRowsCursor(ArrayRef rows) : rows_(std::move(rows)) {}
+  Result<std::vector<ArrayRef>> Next(int64_t max_rows, MemoryPool*) override {
+    const int64_t k = std::min<int64_t>(max_rows, rows_->length - next_);
+    ArrayRef out = rows_->Slice(next_, k);
+    next_ += k;
+    return std::vector<ArrayRef>{std::move(out)};
+  }
+
+ private:
+  ArrayRef rows_;
+  int64_t next_ = 0;
+};
+
+Result<std::unique_ptr<TableFunctionCursor>> StartRegexpRows(const std::vector<Value>& args, bool split) {
+  RegexFlags flags;
+  if (args.size() > 2) {
+    QUIVER_ASSIGN_OR_RAISE(flags, regex::ParseFlags(args[2].str(), split ? "regexp_split_to_table()"
+                                                                         : "regexp_matches()",
+                                                    !split));
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto re, regex::Compile(args[1].str(), flags, MatchMode::kExtents));
+  const std::string& s = args[0].str();
+  ArrayRef out;
+  if (split) {
+    kernels::StringOutput items(utf8(), 0, DefaultMemoryPool());
+    for (const auto& x : SplitRow(*re, s)) QUIVER_RETURN_NOT_OK(items.Append(std::string_view(x.data(), x.size())));
+    QUIVER_ASSIGN_OR_RAISE(out, items.Finish());
+  } else {
+    std::vector<std::optional<TextRow>> rows;
+    for (const Match& m : Matches(*re, s, flags.global, false)) rows.emplace_back(MatchRow(m));
+    QUIVER_ASSIGN_OR_RAISE(out, BuildTextArrays(rows, DefaultMemoryPool()));
+  }
+  return std::unique_ptr<TableFunctionCursor>(new ArrayRowsCursor(std::move(out)));
+}
+
 }  // namespace
+
+void RegisterRegexpTableFunctions(TableFunctionRegistry* r) {
+  for (const bool split : {false, true}) {
+    for (const bool with_flags : {false, true}) {
+      TableFunction f;
+      f.name = split ? "regexp_split_to_table" : "regexp_matches";
+      f.args = {utf8(), utf8()};
+      if (with_flags) f.args.push_back(utf8());
+      f.column_names = {f.name};
+      f.bind = [split](const std::vector<TypeRef>&, std::vector<TypeRef>* cols) {
+        *cols = {split ? utf8() : ArrayOf(utf8())};
+        return Status::OK();
+      };
+      f.start = [split](const std::vector<Value>& args, const std::vector<TypeRef>&) {
+        return StartRegexpRows(args, split);
+      };
+      r->Add(std::move(f));
+    }
+  }
+}
 
 void RegisterRegexFunctions(FunctionRegistry* r) {
   const TypeRef text = utf8();
@@ -524,6 +686,17 @@ void RegisterRegexFunctions(FunctionRegistry* r) {
           substr({.start = 2, .nth = 3, .flags = 4})});
   r->Add({"regexp_substr", {text, text, i64, i64, text, i64}, nullptr, text, nullptr,
           substr({.start = 2, .nth = 3, .flags = 4, .subexpr = 5})});
+
+  const TypeRef text_array = ArrayOf(text);
+  auto arrays = [](int flags_arg, bool split) {
+    return [=](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n, const TypeRef&) {
+      return RegexpArrays(ctx, args, n, flags_arg, split);
+    };
+  };
+  r->Add({"regexp_match", {text, text}, nullptr, text_array, nullptr, arrays(-1, false)});
+  r->Add({"regexp_match", {text, text, text}, nullptr, text_array, nullptr, arrays(2, false)});
+  r->Add({"regexp_split_to_array", {text, text}, nullptr, text_array, nullptr, arrays(-1, true)});
+  r->Add({"regexp_split_to_array", {text, text, text}, nullptr, text_array, nullptr, arrays(2, true)});
 
   // substring(text from pattern) and substring(text similar pattern escape e).
   r->Add({"substring", {text, text}, nullptr, text, nullptr,

@@ -63,6 +63,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterNumericFormatFunctions(r);
     RegisterSystemFunctions(r);
     RegisterArrayFunctions(r);
+    RegisterNestedFunctions(r);
     return r;
   }();
   return *registry;

@@ -8,6 +8,7 @@ const TableFunctionRegistry& TableFunctionRegistry::Get() {
     auto* r = new TableFunctionRegistry();
     RegisterGenerateSeries(r);
     RegisterUnnest(r);
+    RegisterRegexpTableFunctions(r);
     return r;
   }();
   return *registry;

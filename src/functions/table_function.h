@@ -81,5 +81,6 @@ class TableFunctionRegistry {
 // Registration, one call per source file.
 void RegisterGenerateSeries(TableFunctionRegistry* r);
 void RegisterUnnest(TableFunctionRegistry* r);  // functions/array_functions.cc
+void RegisterRegexpTableFunctions(TableFunctionRegistry* r);  // functions/regex_functions.cc
 
 }  // namespace quiver

@@ -318,7 +318,18 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
       // a[i] and slices (functions/array_functions.cc); subscripts are integers.
       std::vector<ExprPtr> args;
       QUIVER_ASSIGN_OR_RAISE(ExprPtr base, Bind(*e.children[0]));
+      if (e.name == "field") return BindField(std::move(base), e.text, e.location);
       const std::string alias = base->alias;
+      if (base->return_type->id == TypeId::kMap && e.name == "index") {
+        // m[key]: the value of the key, NULL when absent (DuckDB's map subscript).
+        args.push_back(std::move(base));
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr k, Bind(*e.children[1]));
+        args.push_back(std::move(k));
+        auto r = MakeFunction("__map_value", std::move(args), false);
+        if (!r.ok()) return r.status().WithPosition(e.location);
+        (*r)->alias = alias;
+        return r;
+      }
       args.push_back(std::move(base));
       for (size_t i = 1; i < e.children.size(); ++i) {
         QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*e.children[i]));
@@ -356,7 +367,30 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
   return Status::Unsupported("this expression").WithPosition(e.location);
 }
 
+// s.f, t.s.f, s.f.g: a column followed by field names (PostgreSQL reads
+// a.b as table a's column b first, then as column a's field b). Null when
+// no prefix of the names is a column.
+Result<ExprPtr> ExpressionBinder::BindColumnFields(const ParsedExpr& e) {
+  for (size_t k = std::min<size_t>(e.names.size() - 1, 3); k >= 1 && e.names.size() >= 2; --k) {
+    sql::ParsedExpr prefix(sql::ExprKind::kColumnRef, e.location);
+    prefix.names.assign(e.names.begin(), e.names.begin() + static_cast<std::ptrdiff_t>(k));
+    auto base = BindColumnRef(prefix);
+    if (!base.ok()) continue;
+    ExprPtr x = std::move(*base);
+    for (size_t j = k; j < e.names.size(); ++j) {
+      QUIVER_ASSIGN_OR_RAISE(x, BindField(std::move(x), e.names[j], e.location));
+    }
+    return x;
+  }
+  return ExprPtr();
+}
+
 Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
+  if (e.names.size() > 3) {
+    // Only a column's fields can be named this deep.
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr field, BindColumnFields(e));
+    if (field != nullptr) return field;
+  }
   // This scope, then outer scopes (correlated references).
   int depth = 0;
   for (Binder* b = binder_; b != nullptr; b = b->parent_, ++depth) {
@@ -384,6 +418,8 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
     }
     return std::move(r.expr);
   }
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr field, BindColumnFields(e));
+  if (field != nullptr) return field;
   // A column the table holds but queries cannot read (nested file columns).
   for (Binder* b = binder_; b != nullptr; b = b->parent_) {
     for (const auto& t : b->scope_) {
@@ -418,6 +454,39 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
   return Status::KeyError("column \"{}\" does not exist", e.names.back())
       .WithSqlState(sqlstate::kUndefinedColumn)
       .WithPosition(e.location);
+}
+
+Result<ExprPtr> ExpressionBinder::BindField(ExprPtr base, const std::string& name, int location) {
+  const TypeRef type = base->return_type;
+  if (type->id != TypeId::kStruct) {
+    return Status::TypeError("column notation .{} applied to type {}, which is not a composite type",
+                             name, PgTypeName(*type))
+        .WithSqlState(sqlstate::kWrongObjectType)
+        .WithPosition(location);
+  }
+  int index = -1;
+  for (size_t i = 0; i < type->children.size() && index < 0; ++i) {
+    if (type->children[i]->name == name) index = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < type->children.size() && index < 0; ++i) {
+    if (IdentifierEquals(type->children[i]->name, name)) index = static_cast<int>(i);
+  }
+  if (index < 0) {
+    return Status::KeyError("column \"{}\" not found in data type {}", name, PgTypeName(*type))
+        .WithSqlState(sqlstate::kUndefinedColumn)
+        .WithPosition(location);
+  }
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(base));
+  args.push_back(MakeConstant(Value::Int32(index)));
+  auto r = MakeFunction("__struct_field", std::move(args), false);
+  if (!r.ok()) return r.status().WithPosition(location);
+  // The result is the field's type (the registry's bind sees types, not the index).
+  auto& f = (*r)->As<FunctionExpression>();
+  f.function.return_type = type->children[static_cast<size_t>(index)]->type;
+  f.return_type = f.function.return_type;
+  f.alias = name;
+  return r;
 }
 
 Result<ExprPtr> ExpressionBinder::BindConstant(const ParsedExpr& e) {
@@ -1006,9 +1075,12 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
                  name)
           .WithPosition(e.location);
     }
-    if (name == "unnest") {
-      return Status::Unsupported("unnest in the select list (use it in FROM: SELECT u FROM t, unnest(t.a) AS u)")
+    if (name == "unnest" || name == "regexp_matches" || name == "regexp_split_to_table") {
+      // The select list's calls became FROM items (sql/transform_select.cc);
+      // anywhere else PostgreSQL refuses a set-returning function too.
+      return Status::Unsupported("set-returning function {} is not allowed here", name)
           .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithHint("Call it in the select list or in FROM.")
           .WithPosition(e.location);
     }
     if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_avro" ||

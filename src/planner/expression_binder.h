@@ -59,6 +59,9 @@ class ExpressionBinder {
 
  private:
   Result<ExprPtr> BindColumnRef(const sql::ParsedExpr& e);
+  // base.field over a struct (composite) value: __struct_field(base, k).
+  Result<ExprPtr> BindColumnFields(const sql::ParsedExpr& e);
+  Result<ExprPtr> BindField(ExprPtr base, const std::string& field, int location);
   Result<ExprPtr> BindConstant(const sql::ParsedExpr& e);
   Result<ExprPtr> BindOperator(const sql::ParsedExpr& e);
   Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);

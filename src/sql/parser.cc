@@ -340,6 +340,7 @@ std::string ParsedExpr::ToString() const {
     case ExprKind::kArray:
       return "array";
     case ExprKind::kSubscript:
+      if (name == "field") return text;  // (s).f is named f, as in PostgreSQL
       return children.empty() ? "?column?" : children[0]->ToString();
     default:
       return "?column?";

@@ -664,11 +664,20 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
     case pg_query::Node::kAIndirection: {
       // a[i], a[i:j], a[:j], a[i:], a[:] (one kSubscript per step, named
       // "index", "slice", "slice_to", "slice_from", "slice_all"; children:
-      // the array, then the bounds given). Field selection is not there yet.
+      // the array, then the bounds given); (s).f is a step named "field".
       const auto& ind = node.a_indirection();
       QUIVER_ASSIGN_OR_RAISE(auto base, TransformExpr(ind.arg()));
       for (const auto& step : ind.indirection()) {
-        if (!step.has_a_indices()) return UnsupportedAt(base->location, "field selection ((record).field)");
+        if (step.has_string()) {
+          // (s).f: field selection, name "field", text = the field.
+          auto e = std::make_unique<ParsedExpr>(ExprKind::kSubscript, base->location);
+          e->name = "field";
+          e->text = StringOf(step);
+          e->children.push_back(std::move(base));
+          base = std::move(e);
+          continue;
+        }
+        if (!step.has_a_indices()) return UnsupportedAt(base->location, "(record).* field expansion");
         const auto& ix = step.a_indices();
         auto e = std::make_unique<ParsedExpr>(ExprKind::kSubscript, base->location);
         e->children.push_back(std::move(base));

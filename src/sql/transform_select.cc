@@ -292,7 +292,9 @@ namespace {
 // Set-returning functions that may be called in the select list: those whose
 // FROM form reads columns of the FROM items on its left (LATERAL).
 bool IsSelectListSetFunction(const ParsedExpr& e) {
-  return e.kind == ExprKind::kFunction && !e.has_window && e.name == "generate_series";
+  return e.kind == ExprKind::kFunction && !e.has_window &&
+         (e.name == "generate_series" || e.name == "unnest" || e.name == "regexp_matches" ||
+          e.name == "regexp_split_to_table");
 }
 
 // Finds the set-returning calls in `e` (not inside subqueries, which are

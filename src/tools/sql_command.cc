@@ -151,6 +151,29 @@ std::string JsonValue(const Value& v, const DataType& type) {
 
 // Slot i of a column as JSON: arrays (lists) as JSON arrays.
 std::string JsonCell(const ArrayData& a, int64_t i) {
+  if (a.type->id == TypeId::kStruct) {
+    // A struct as a JSON object of its fields.
+    if (a.IsNull(i)) return "null";
+    std::string out = "{";
+    for (size_t k = 0; k < a.children.size(); ++k) {
+      if (k > 0) out += ", ";
+      out += JsonString(a.type->children[k]->name) + ": " + JsonCell(*a.children[k], a.offset + i);
+    }
+    return out + "}";
+  }
+  if (a.type->id == TypeId::kMap) {
+    // A map as a JSON array of {"key": k, "value": v} objects (keys need not be text).
+    if (a.IsNull(i)) return "null";
+    const int32_t* off = a.GetValues<int32_t>(1);
+    const ArrayData& e = *a.children[0];
+    std::string out = "[";
+    for (int32_t k = off[i]; k < off[i + 1]; ++k) {
+      if (k > off[i]) out += ", ";
+      out += "{\"key\": " + JsonCell(*e.children[0], e.offset + k) + ", \"value\": " +
+             JsonCell(*e.children[1], e.offset + k) + "}";
+    }
+    return out + "]";
+  }
   if (a.type->id != TypeId::kList) return JsonValue(ValueFromArray(a, i), *a.type);
   if (a.IsNull(i)) return "null";
   const int32_t* off = a.GetValues<int32_t>(1);

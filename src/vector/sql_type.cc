@@ -30,9 +30,28 @@ bool IsEngineType(const DataType& t) {
       return item.name == "item" && item.nullable && item.type->id != TypeId::kNull &&
              IsEngineType(*item.type);
     }
+    case TypeId::kStruct:
+      // Composite values from files: struct<f: engine type, ...>, every field nullable.
+      if (t.children.empty()) return false;
+      for (const FieldRef& f : t.children) {
+        if (!f->nullable || f->type->id == TypeId::kNull || !IsEngineType(*f->type)) return false;
+      }
+      return true;
+    case TypeId::kMap: {
+      // map<entries: struct<key: K not null, value: V>> (keys unsorted).
+      const DataType& entries = *t.children[0]->type;
+      return !t.keys_sorted && entries.children.size() == 2 &&
+             entries.children[0]->type->id != TypeId::kNull && IsEngineType(*entries.children[0]->type) &&
+             entries.children[1]->nullable && entries.children[1]->type->id != TypeId::kNull &&
+             IsEngineType(*entries.children[1]->type);
+    }
     default:
       return false;
   }
+}
+
+bool IsNestedSqlType(const DataType& t) {
+  return t.id == TypeId::kList || t.id == TypeId::kStruct || t.id == TypeId::kMap;
 }
 
 TypeRef ArrayOf(const TypeRef& element) { return list(field("item", element, true)); }
@@ -116,6 +135,28 @@ Result<TypeRef> ToEngineType(const TypeRef& t) {
       }
       return ArrayOf(*element);
     }
+    case TypeId::kStruct: {
+      // Structs of readable fields are composite values (fields nullable).
+      std::vector<FieldRef> fields;
+      for (const FieldRef& f : t->children) {
+        auto ft = ToEngineType(f->type);
+        if (!ft.ok() || (*ft)->id == TypeId::kNull) {
+          return Status::Unsupported("columns of type {} in queries", t->ToString());
+        }
+        fields.push_back(field(f->name, *ft, true));
+      }
+      if (fields.empty()) return Status::Unsupported("columns of type {} in queries", t->ToString());
+      return struct_(std::move(fields));
+    }
+    case TypeId::kMap: {
+      const DataType& entries = *t->children[0]->type;
+      auto k = ToEngineType(entries.children[0]->type);
+      auto v = ToEngineType(entries.children[1]->type);
+      if (!k.ok() || !v.ok() || (*k)->id == TypeId::kNull || (*v)->id == TypeId::kNull) {
+        return Status::Unsupported("columns of type {} in queries", t->ToString());
+      }
+      return map(*k, *v);
+    }
     default:
       return Status::Unsupported("columns of type {} in queries", t->ToString());
   }
@@ -157,6 +198,20 @@ std::string PgTypeName(const DataType& t) {
       // PostgreSQL names an array by its element type; a list of lists
       // (which PostgreSQL has not) adds one [] per level.
       return PgTypeName(*t.children[0]->type) + "[]";
+    case TypeId::kStruct: {
+      // PostgreSQL names a composite by its type; an anonymous one is a record.
+      std::string s = "struct(";
+      for (size_t i = 0; i < t.children.size(); ++i) {
+        if (i > 0) s += ", ";
+        s += t.children[i]->name + " " + PgTypeName(*t.children[i]->type);
+      }
+      return s + ")";
+    }
+    case TypeId::kMap: {
+      const DataType& entries = *t.children[0]->type;
+      return "map(" + PgTypeName(*entries.children[0]->type) + ", " +
+             PgTypeName(*entries.children[1]->type) + ")";
+    }
     default:
       return t.ToString();
   }

@@ -51,6 +51,8 @@ Result<TypeRef> ToEngineType(const TypeRef& type);
 // SQL arrays: list<item: element> (the engine's one array type).
 TypeRef ArrayOf(const TypeRef& element);
 bool IsArrayType(const DataType& type);
+// Arrays, structs (composite values) and maps: no ordering or hashing.
+bool IsNestedSqlType(const DataType& type);
 const TypeRef& ArrayElementType(const DataType& array_type);
 // The innermost element type of nested lists (the type itself when not a list).
 TypeRef ArrayLeafType(const TypeRef& type);

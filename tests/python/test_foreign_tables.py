@@ -344,11 +344,17 @@ def test_import_foreign_schema_types(quiver_bin, tmp_path, fmt):
 
 
 def test_import_refuses_types_without_sql_type_and_disagreeing_files(quiver_bin, tmp_path):
-    # Lists are arrays now; a struct still has no SQL type here.
-    write_arrow(tmp_path / "l.arrow", pa.table({"a": pa.array([{"x": 1}], pa.struct([("x", pa.int32())]))}))
+    # Lists are arrays and structs composite values now; a union still has no SQL type here.
+    union = pa.UnionArray.from_sparse(pa.array([0, 1], pa.int8()), [pa.array([1, 2]), pa.array(["a", "b"])])
+    write_arrow(tmp_path / "l.arrow", pa.table({"a": union}))
     proc = run_sql(quiver_bin, f"IMPORT FOREIGN SCHEMA l FROM SERVER arrow_fdw INTO public OPTIONS "
                                f"(file '{tmp_path / 'l.arrow'}')", check=False)
-    assert proc.returncode != 0 and 'field "a"' in proc.stderr and "struct" in proc.stderr, proc.stderr
+    assert proc.returncode != 0 and 'field "a"' in proc.stderr and "union" in proc.stderr, proc.stderr
+    # A struct imports, and its fields read back.
+    write_arrow(tmp_path / "s.arrow", pa.table({"a": pa.array([{"x": 1}, None], pa.struct([("x", pa.int32())]))}))
+    proc = run_sql(quiver_bin, f"IMPORT FOREIGN SCHEMA s FROM SERVER arrow_fdw INTO public OPTIONS "
+                               f"(file '{tmp_path / 's.arrow'}'); SELECT (a).x, a::text FROM s", check=False)
+    assert proc.returncode == 0 and "(1)" in proc.stdout, proc.stderr
     d = tmp_path / "d"
     d.mkdir()
     write_arrow(d / "x1.arrow", pa.table({"a": pa.array([1], pa.int32())}))

@@ -316,8 +316,8 @@ Result<ArrayRef> Evaluator::Assemble(const TypeRef& type, int64_t n, std::vector
   uint8_t* vbits = validity->mutable_data();
   int64_t valid_count = 0;
   if (type->id == TypeId::kNull) return MakeArrayOfNull(type, n, pool());
-  if (type->id == TypeId::kList) {
-    // Arrays: the pieces made dense and put one after the other (a NULL
+  if (type->id == TypeId::kList || type->id == TypeId::kStruct || type->id == TypeId::kMap) {
+    // Arrays (and structs, maps): the pieces made dense and put one after the other (a NULL
     // first, for the rows no piece covers), then gathered in row order.
     std::vector<ArrayRef> parts;
     QUIVER_ASSIGN_OR_RAISE(ArrayRef null_row, MakeArrayOfNull(type, 1, pool()));

@@ -10,8 +10,9 @@ namespace quiver::exec::internal {
 using plan::Expression;
 
 Status CheckKeyType(const TypeRef& type, const char* what) {
-  if (type->id != TypeId::kList) return Status::OK();
-  return Status::Unsupported("{} on arrays is not supported yet (column of type {})", what,
+  if (!IsNestedSqlType(*type)) return Status::OK();
+  const char* kind = type->id == TypeId::kList ? "arrays" : type->id == TypeId::kStruct ? "structs" : "maps";
+  return Status::Unsupported("{} on {} is not supported yet (column of type {})", what, kind,
                              PgTypeName(*type))
       .WithSqlState(sqlstate::kFeatureNotSupported);
 }

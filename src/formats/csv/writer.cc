@@ -315,6 +315,20 @@ class ListFormatter final : public ColumnFormatter {
   std::unique_ptr<ColumnFormatter> elements_;
 };
 
+// Structs (PostgreSQL's record text, (1,abc)) and maps ({k: v}), as quiver
+// sql's tables print them.
+class NestedTextFormatter final : public ColumnFormatter {
+ public:
+  using ColumnFormatter::ColumnFormatter;
+  bool is_text() const override { return true; }
+  void Append(const ArrayData& a, int64_t i, std::string* out) const override {
+    ValueFormatOptions o;
+    o.pg_arrays = true;
+    o.max_elements = INT64_MAX;
+    *out += FormatValue(a, i, o);
+  }
+};
+
 class NullFormatter final : public ColumnFormatter {
  public:
   using ColumnFormatter::ColumnFormatter;
@@ -367,6 +381,8 @@ Result<std::unique_ptr<ColumnFormatter>> MakeFormatter(const TypeRef& type) {
       f = std::make_unique<ListFormatter>(type, std::move(elements));
       break;
     }
+    case TypeId::kStruct:
+    case TypeId::kMap: f = std::make_unique<NestedTextFormatter>(type); break;
     default: return Status::Unsupported("CSV output of type {}", type->ToString());
   }
   return f;

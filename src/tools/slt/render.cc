@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "functions/cast.h"
+#include "vector/sql_type.h"
 
 namespace quiver::slt {
 namespace {
@@ -119,7 +120,7 @@ std::vector<std::string> RenderResult(const QueryResult& result, const std::stri
     // Arrays have no Value: rendered as their PostgreSQL text.
     std::vector<ArrayRef> cols = batch->columns();
     for (auto& col : cols) {
-      if (col->type->id != TypeId::kList) continue;
+      if (!IsNestedSqlType(*col->type)) continue;
       auto text = CastArray(col, utf8(), DefaultMemoryPool());
       if (text.ok()) col = *text;
     }

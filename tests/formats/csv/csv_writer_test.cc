@@ -159,7 +159,7 @@ TEST(CsvWriter, HeaderOnlyOnClose) {
 
 TEST(CsvWriter, UnsupportedType) {
   BufferOutputStream out;
-  auto writer = CsvWriter::Make(&out, schema({field("s", struct_({field("a", int32())}))}));
+  auto writer = CsvWriter::Make(&out, schema({field("u", sparse_union({field("a", int32())}, {0}))}));
   ASSERT_FALSE(writer.ok());
   EXPECT_NE(writer.status().message().find("unsupported"), std::string::npos);
 }
