@@ -312,6 +312,14 @@ Status MemoryTable::Commit(const VersionMaker& make) {
   return Status::OK();
 }
 
+Status MemoryTable::Maintain(
+    const std::function<Result<TableVersionRef>(const TableVersionRef&)>& fn) {
+  std::lock_guard<std::mutex> writing(write_mu_);
+  QUIVER_ASSIGN_OR_RAISE(TableVersionRef next, fn(version()));
+  PublishLocked(std::move(next));
+  return Status::OK();
+}
+
 void MemoryTable::PublishLocked(TableVersionRef next) {
   std::lock_guard<std::mutex> lock(mu_);
   version_ = std::move(next);

@@ -82,6 +82,9 @@ class MemoryTable final : public TableSource {
   using VersionMaker = std::function<Result<TableVersionRef>(const TableVersionRef& current,
                                                             std::shared_ptr<void>* writer_state)>;
   Status Commit(const VersionMaker& make);
+  // Under the write lock: publishes what `fn` makes of the current version
+  // (a store's VACUUM or snapshot expiry: the same rows, stored anew).
+  Status Maintain(const std::function<Result<TableVersionRef>(const TableVersionRef&)>& fn);
 
   // For a commit that spans tables (engine/transaction.h): hold every
   // table's LockWrites, check each version() is the one the transaction

@@ -8,9 +8,27 @@
 
 namespace quiver {
 
+// What VACUUM and expire_snapshots did.
+struct MaintenanceCounts {
+  int64_t files_compacted = 0;    // data files rewritten into larger ones
+  int64_t files_written = 0;      // the larger ones
+  int64_t snapshots_expired = 0;
+  int64_t files_removed = 0;      // files no snapshot refers to, deleted
+};
+
 class TableStore {
  public:
   virtual ~TableStore() = default;
+  // VACUUM: compacts the table's small data files in one commit, then
+  // removes the files nothing refers to. Returns the version to publish.
+  virtual Result<TableVersionRef> Vacuum(const TableVersionRef& current,
+                                         MaintenanceCounts* counts) = 0;
+  // expire_snapshots: removes the snapshots committed before
+  // `older_than_ms` (but the current one and the `retain_last` newest),
+  // then the files nothing refers to any more.
+  virtual Result<TableVersionRef> ExpireSnapshots(const TableVersionRef& current,
+                                                  int64_t older_than_ms, int64_t retain_last,
+                                                  MaintenanceCounts* counts) = 0;
   // Makes `next` durable as the successor of `current` (`next->appended_to
   // == current.get()`: an append of the rows after current's). Returns the
   // version to publish: `next` or the same rows laid out as stored (with

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "columnar/builder.h"
+#include "common/calendar.h"
 #include "common/io.h"
 #include "common/memory_release.h"
 #include "catalog/table_store.h"
@@ -24,6 +25,7 @@
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "formats/file_format.h"
+#include "functions/cast.h"
 #include "optimizer/optimizer.h"
 #include "planner/binder.h"
 #include "planner/expression_binder.h"
@@ -143,6 +145,8 @@ std::vector<std::string> WrittenTables(const sql::Statement& s) {
     }
     case sql::StatementKind::kTruncate:
       return static_cast<const sql::TruncateStatement&>(s).tables;
+    case sql::StatementKind::kVacuum:
+      return static_cast<const sql::VacuumStatement&>(s).tables;
     case sql::StatementKind::kExplain: {
       const auto& e = static_cast<const sql::ExplainStatement&>(s);
       if (e.analyze && e.statement) return WrittenTables(*e.statement);
@@ -205,6 +209,10 @@ std::string WriteKind(const sql::Statement& s) {
     }
     case sql::StatementKind::kTruncate:
       return "TRUNCATE TABLE";
+    case sql::StatementKind::kVacuum:
+      return "VACUUM";
+    case sql::StatementKind::kCall:
+      return "CALL";
     case sql::StatementKind::kSelect:
     case sql::StatementKind::kSet:
     case sql::StatementKind::kTransaction:
@@ -858,6 +866,125 @@ struct Database::Impl {
     return Command("TRUNCATE TABLE");
   }
 
+  // VACUUM [t, ...] (no table: every table): a --db table's small data
+  // files compacted in one commit and the files no snapshot refers to
+  // removed (TableStore::Vacuum); a memory table has nothing to reclaim.
+  Result<QueryResult> ExecuteVacuum(const sql::VacuumStatement& s) {
+    std::vector<std::shared_ptr<MemoryTable>> tables;
+    const bool all = s.tables.empty();
+    const std::vector<std::string> names = all ? Cat()->TableNames() : s.tables;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const int location = all ? -1 : s.locations[i];
+      auto entry = Cat()->Lookup(names[i]);
+      if (entry == nullptr) {
+        return Status::KeyError("relation \"{}\" does not exist", names[i])
+            .WithSqlState(sqlstate::kUndefinedTable)
+            .WithPosition(location);
+      }
+      auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+      if (table == nullptr) {
+        if (all) continue;
+        return Status::Invalid("\"{}\" is not a table", names[i])
+            .WithSqlState(sqlstate::kWrongObjectType)
+            .WithPosition(location);
+      }
+      tables.push_back(std::move(table));
+    }
+    for (const auto& t : tables) {
+      const std::shared_ptr<TableStore>& store = t->store();
+      if (store == nullptr) continue;
+      MaintenanceCounts counts;
+      Status st = t->Maintain(
+          [&](const TableVersionRef& current) { return store->Vacuum(current, &counts); });
+      if (!st.ok()) return st.WithContext(fmt::format("VACUUM of \"{}\"", t->name()));
+    }
+    return Command("VACUUM");
+  }
+
+  // CALL expire_snapshots('t', older_than => timestamptz [, retain_last => n]).
+  Result<QueryResult> ExecuteCall(sql::CallStatement& s, const std::vector<Value>& params) {
+    const int at = s.call->location;
+    if (s.name != "expire_snapshots") {
+      return Status::Invalid("procedure {}() does not exist", s.name)
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithPosition(at)
+          .WithHint("Quiver's procedure: expire_snapshots('table', older_than => timestamptz "
+                    "[, retain_last => n]).");
+    }
+    // The arguments, evaluated as a select list (constants, now() - interval ...).
+    std::vector<Value> values;
+    if (!s.call->children.empty()) {
+      auto select = std::make_shared<sql::SelectNode>();
+      for (auto& c : s.call->children) {
+        select->targets.push_back(std::move(c));
+        select->target_aliases.push_back("");
+      }
+      sql::SelectStatement stmt;
+      stmt.select = select;
+      auto r = ExecuteSelect(stmt, params);
+      for (size_t i = 0; i < select->targets.size(); ++i) {
+        s.call->children[i] = std::move(select->targets[i]);
+      }
+      QUIVER_RETURN_NOT_OK(r.status());
+      if (r->num_rows() != 1) {
+        return Status::UnknownError("internal error: CALL arguments gave {} rows", r->num_rows());
+      }
+      values = r->Row(0);
+    }
+    auto bad = [&](const std::string& what) {
+      return Status::Invalid("expire_snapshots: {}", what)
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(at)
+          .WithHint("expire_snapshots('table', older_than => timestamptz [, retain_last => n])");
+    };
+    std::optional<std::string> table_name;
+    std::optional<int64_t> older_than_ms;
+    int64_t retain_last = 1;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const std::string name = i < s.call->arg_names.size() ? s.call->arg_names[i] : "";
+      const Value& v = values[i];
+      if (v.is_null()) return bad(fmt::format("argument {} is null", name.empty() ? "1" : name));
+      if (name.empty() || name == "table") {
+        if ((name.empty() && i != 0) || table_name.has_value()) {
+          return bad("one positional argument, the table; the others by name");
+        }
+        table_name = v.ToString();
+      } else if (name == "older_than") {
+        auto c = CastValue(v, timestamp(TimeUnit::kMicro, "UTC"));
+        if (!c.ok()) return c.status().WithContext("expire_snapshots older_than (a timestamp)");
+        older_than_ms = FloorDiv(c->integer(), 1000);
+      } else if (name == "retain_last") {
+        auto c = CastValue(v, int64());
+        if (!c.ok()) return c.status().WithContext("expire_snapshots retain_last (an integer)");
+        if (c->integer() < 1) return bad("retain_last must be at least 1");
+        retain_last = c->integer();
+      } else {
+        return bad(fmt::format("no argument \"{}\" (arguments: table, older_than, retain_last)", name));
+      }
+    }
+    if (!table_name.has_value()) return bad("the table is missing");
+    if (!older_than_ms.has_value()) return bad("older_than => timestamptz is missing");
+    auto entry = Cat()->Lookup(*table_name);
+    if (entry == nullptr) {
+      return Status::KeyError("relation \"{}\" does not exist", *table_name)
+          .WithSqlState(sqlstate::kUndefinedTable)
+          .WithPosition(at);
+    }
+    auto table = std::dynamic_pointer_cast<MemoryTable>(entry->table);
+    if (table == nullptr || table->store() == nullptr) {
+      return Status::Invalid("\"{}\" is not a table of a --db database (only those have snapshots)",
+                             *table_name)
+          .WithSqlState(sqlstate::kWrongObjectType)
+          .WithPosition(at);
+    }
+    const std::shared_ptr<TableStore>& store = table->store();
+    MaintenanceCounts counts;
+    QUIVER_RETURN_NOT_OK(table->Maintain([&](const TableVersionRef& current) {
+      return store->ExpireSnapshots(current, *older_than_ms, retain_last, &counts);
+    }));
+    return Command("CALL");
+  }
+
   // BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO, with
   // PostgreSQL's answers (a WARNING where PostgreSQL only warns is silent).
   Result<QueryResult> ExecuteTransaction(const sql::TransactionStatement& t, Session* session,
@@ -969,6 +1096,8 @@ struct Database::Impl {
       case sql::StatementKind::kTruncate:
       case sql::StatementKind::kCreateView:
       case sql::StatementKind::kDrop:
+      case sql::StatementKind::kVacuum:  // TableStore::Vacuum
+      case sql::StatementKind::kCall:    // TableStore::ExpireSnapshots
         return Status::OK();
       case sql::StatementKind::kCreateTable:
         // A temporary table would be written to disk like any other: its
@@ -1035,6 +1164,10 @@ struct Database::Impl {
         return Status::UnknownError("internal error: transaction statements run in RunStatement");
       case sql::StatementKind::kTruncate:
         return ExecuteTruncate(static_cast<sql::TruncateStatement&>(stmt));
+      case sql::StatementKind::kVacuum:
+        return ExecuteVacuum(static_cast<sql::VacuumStatement&>(stmt));
+      case sql::StatementKind::kCall:
+        return ExecuteCall(static_cast<sql::CallStatement&>(stmt), params);
       case sql::StatementKind::kCreateIndex: {
         const auto& c = static_cast<sql::CreateIndexStatement&>(stmt);
         QUIVER_RETURN_NOT_OK(Cat()->CreateIndex(c.name, c.table, c.if_not_exists)

@@ -257,6 +257,8 @@ enum class StatementKind : int8_t {
   kAlterForeignTable,
   kNoOp,  // CREATE EXTENSION / SERVER / FOREIGN DATA WRAPPER / USER MAPPING (ast_foreign.h)
   kAlterTable,  // ALTER TABLE t ADD / DROP / RENAME COLUMN, RENAME TO
+  kVacuum,  // VACUUM [t, ...]: a --db table's small files compacted, unreferenced files removed
+  kCall,    // CALL procedure(args): expire_snapshots
 };
 
 struct Statement {
@@ -428,6 +430,22 @@ struct TruncateStatement : Statement {
   TruncateStatement() : Statement(StatementKind::kTruncate) {}
   std::vector<std::string> tables;
   std::vector<int> locations;
+};
+
+// VACUUM [t, ...] (no table: every table).
+struct VacuumStatement : Statement {
+  VacuumStatement() : Statement(StatementKind::kVacuum) {}
+  std::vector<std::string> tables;
+  std::vector<int> locations;
+};
+
+// CALL name(args): the procedure's name (lower case) and its call
+// (a kFunction expression: children are the arguments, arg_names the
+// names of named ones).
+struct CallStatement : Statement {
+  CallStatement() : Statement(StatementKind::kCall) {}
+  std::string name;
+  ExprPtr call;
 };
 
 struct UpdateStatement : Statement {

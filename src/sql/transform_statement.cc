@@ -189,6 +189,34 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
       QUIVER_ASSIGN_OR_RAISE(out, TransformRename(node.rename_stmt(), location));
       break;
     }
+    case pg_query::Node::kVacuumStmt: {
+      const auto& v = node.vacuum_stmt();
+      if (!v.is_vacuumcmd()) return UnsupportedAt(location, "ANALYZE");
+      if (v.options_size() > 0) {
+        return UnsupportedAt(location, "VACUUM options (FULL, ANALYZE, VERBOSE, ...)");
+      }
+      auto s = std::make_unique<VacuumStatement>();
+      for (const auto& r : v.rels()) {
+        const auto& rel = r.vacuum_relation();
+        if (rel.va_cols_size() > 0) return UnsupportedAt(location, "VACUUM of columns");
+        s->tables.push_back(QualifiedName(rel.relation()));
+        s->locations.push_back(rel.relation().location());
+      }
+      out = std::move(s);
+      break;
+    }
+    case pg_query::Node::kCallStmt: {
+      const auto& c = node.call_stmt();
+      if (!c.has_funccall()) return UnsupportedAt(location, "this CALL");
+      auto s = std::make_unique<CallStatement>();
+      pg_query::Node call;
+      *call.mutable_func_call() = c.funccall();
+      QUIVER_ASSIGN_OR_RAISE(s->call, TransformExpr(call));
+      if (s->call->kind != ExprKind::kFunction) return UnsupportedAt(location, "this CALL");
+      s->name = s->call->name;
+      out = std::move(s);
+      break;
+    }
     case pg_query::Node::kCreateTrigStmt:
       return UnsupportedAt(location, "triggers");
     case pg_query::Node::kCreateForeignTableStmt:

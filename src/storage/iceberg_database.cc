@@ -10,10 +10,12 @@
 #include <chrono>
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/file_table.h"
+#include "columnar/batch_util.h"
 #include "catalog/table_constraints.h"
 #include "common/io.h"
 #include "formats/file_format.h"
@@ -154,6 +156,13 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
                                     std::vector<RecordBatchRef> rows,
                                     bool append, const TableConstraints* constraints = nullptr);
 
+Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name,
+                                    const SchemaRef& schema, const TableVersionRef& current,
+                                    MaintenanceCounts* counts);
+Result<TableVersionRef> ExpireTableSnapshots(IcebergDatabase* db, const std::string& name,
+                                             const TableVersionRef& current, int64_t older_than_ms,
+                                             int64_t retain_last, MaintenanceCounts* counts);
+
 class IcebergTableStore final : public TableStore {
  public:
   IcebergTableStore(std::shared_ptr<IcebergDatabase> db, std::string name, SchemaRef schema)
@@ -179,6 +188,24 @@ class IcebergTableStore final : public TableStore {
     QUIVER_ASSIGN_OR_RAISE(next, MemoryTable::Materialize(schema_, next));
     return WriteCommit(db_.get(), name_, schema_, state.get(),
                        SliceRows(schema_, next->batches, 0, next->num_rows), false);
+  }
+
+  Result<TableVersionRef> Vacuum(const TableVersionRef& current,
+                                 MaintenanceCounts* counts) override {
+    QUIVER_RETURN_NOT_OK(db_->CheckWritable());
+    if (current->storage == nullptr || !current->batches.empty()) {
+      return Status::UnknownError("internal error: VACUUM of \"{}\" without its Iceberg state", name_);
+    }
+    return VacuumTable(db_.get(), name_, schema_, current, counts);
+  }
+
+  Result<TableVersionRef> ExpireSnapshots(const TableVersionRef& current, int64_t older_than_ms,
+                                          int64_t retain_last, MaintenanceCounts* counts) override {
+    QUIVER_RETURN_NOT_OK(db_->CheckWritable());
+    if (current->storage == nullptr) {
+      return Status::UnknownError("internal error: \"{}\" without its Iceberg state", name_);
+    }
+    return ExpireTableSnapshots(db_.get(), name_, current, older_than_ms, retain_last, counts);
   }
 
  private:
@@ -338,6 +365,331 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
   version->stored = state->rows;
   version->storage = std::move(state);
   return TableVersionRef(std::move(version));
+}
+
+// The manifest statistics of a data file from its batches' statistics.
+Status AddStatistics(const std::vector<UnitStatistics>& stats, int64_t rows,
+                     const std::vector<iceberg::SchemaField>& fields, DataFile* f) {
+  for (size_t c = 0; c < fields.size(); ++c) {
+    const int id = fields[c].id;
+    int64_t nulls = 0;
+    Value lo;
+    Value hi;
+    for (const UnitStatistics& s : stats) {
+      nulls += s.nulls[c];
+      const Value& a = s.min[c];
+      const Value& b = s.max[c];
+      if (!a.is_null() && (lo.is_null() || a.Compare(lo) < 0)) lo = a;
+      if (!b.is_null() && (hi.is_null() || b.Compare(hi) > 0)) hi = b;
+    }
+    f->value_counts[id] = rows;
+    f->null_counts[id] = nulls;
+    if (!lo.is_null()) {
+      QUIVER_ASSIGN_OR_RAISE(f->lower_bounds[id], iceberg::SerializeBound(lo));
+      QUIVER_ASSIGN_OR_RAISE(f->upper_bounds[id], iceberg::SerializeBound(hi));
+    }
+  }
+  return Status::OK();
+}
+
+// ---- maintenance: VACUUM and expire_snapshots ----
+
+// Compaction: data files smaller than this are merged; new files are closed
+// once they hold about kTargetFileBytes of rows (in memory; far less on disk).
+constexpr int64_t kSmallFileBytes = int64_t{32} << 20;
+constexpr int64_t kTargetFileBytes = int64_t{256} << 20;
+
+// Writes one Parquet data file with its manifest statistics.
+class DataFileWriter {
+ public:
+  static Result<std::unique_ptr<DataFileWriter>> Open(const std::string& path,
+                                                      const SchemaRef& schema,
+                                                      const std::vector<iceberg::SchemaField>& fields) {
+    std::unique_ptr<DataFileWriter> w(new DataFileWriter());
+    w->path_ = path;
+    w->schema_ = schema;
+    w->fields_ = fields;
+    QUIVER_ASSIGN_OR_RAISE(w->file_, AtomicFile::Create(path));
+    QUIVER_ASSIGN_OR_RAISE(w->writer_,
+                           formats::MakeTableWriter(formats::FileFormat::kParquet, path,
+                                                    w->file_.get(), WithFieldIds(schema, fields)));
+    return w;
+  }
+  Status Write(const RecordBatchRef& b) {
+    if (b->num_rows() == 0) return Status::OK();
+    RecordBatchRef batch = RecordBatch::Make(schema_, b->num_rows(), b->columns());
+    stats_.push_back(ComputeStatistics(*batch));
+    rows_ += batch->num_rows();
+    bytes_ += SliceBytes(*batch);
+    return writer_->Write(*batch);
+  }
+  int64_t rows() const { return rows_; }
+  int64_t bytes() const { return bytes_; }
+  // Closes, syncs and renames the file in; its manifest entry.
+  Result<DataFile> Finish() {
+    QUIVER_RETURN_NOT_OK(writer_->Close());
+    DataFile f;
+    f.path = FileUri(path_);
+    f.record_count = rows_;
+    f.file_size = file_->Tell();
+    QUIVER_RETURN_NOT_OK(file_->Commit());
+    QUIVER_RETURN_NOT_OK(AddStatistics(stats_, rows_, fields_, &f));
+    return f;
+  }
+
+ private:
+  DataFileWriter() = default;
+  std::string path_;
+  SchemaRef schema_;
+  std::vector<iceberg::SchemaField> fields_;
+  std::unique_ptr<AtomicFile> file_;
+  std::unique_ptr<formats::TableWriter> writer_;
+  std::vector<UnitStatistics> stats_;
+  int64_t rows_ = 0;
+  int64_t bytes_ = 0;
+};
+
+// Steps 3-4 of a commit: `state`'s metadata (already holding the new
+// snapshot, if any) written as the next metadata file, then the catalog's
+// compare-and-swap from `base`'s.
+Status WriteMetadataAndSwap(IcebergDatabase* db, const std::string& name, const IcebergState& base,
+                            IcebergState* state) {
+  TableMetadata& m = state->metadata;
+  const int64_t now = NowMs();
+  m.metadata_log.emplace_back(base.metadata.last_updated_ms, base.metadata_location);
+  m.last_updated_ms = now;
+  QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(m.location));
+  const std::string metadata_path =
+      fmt::format("{}/metadata/v{}.metadata.json", location, state->version);
+  {
+    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(metadata_path));
+    const std::string text = iceberg::ToJson(m);
+    QUIVER_RETURN_NOT_OK(file->Write(text.data(), static_cast<int64_t>(text.size())));
+    QUIVER_RETURN_NOT_OK(file->Commit());
+  }
+  state->metadata_location = FileUri(metadata_path);
+  return db->SwapMetadataLocation(name, base.metadata_location, state->metadata_location);
+}
+
+// The local paths of every file the table's metadata refers to: the
+// current metadata file and those of its metadata log, each snapshot's
+// manifest list, manifests, data and delete files.
+Result<std::set<std::string>> ReferencedFiles(const IcebergState& state) {
+  std::set<std::string> out;
+  auto add = [&](const std::string& uri) -> Status {
+    QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(uri));
+    out.insert(fs::path(p).lexically_normal().string());
+    return Status::OK();
+  };
+  QUIVER_RETURN_NOT_OK(add(state.metadata_location));
+  for (const auto& entry : state.metadata.metadata_log) QUIVER_RETURN_NOT_OK(add(entry.second));
+  std::set<std::string> manifests_seen;
+  for (const iceberg::Snapshot& s : state.metadata.snapshots) {
+    QUIVER_RETURN_NOT_OK(add(s.manifest_list));
+    QUIVER_ASSIGN_OR_RAISE(std::vector<ManifestFile> manifests,
+                           iceberg::ReadManifestList(s.manifest_list));
+    for (const ManifestFile& mf : manifests) {
+      if (!manifests_seen.insert(mf.path).second) continue;
+      QUIVER_RETURN_NOT_OK(add(mf.path));
+      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path));
+      for (const DataFile& f : files) QUIVER_RETURN_NOT_OK(add(f.path));
+    }
+  }
+  return out;
+}
+
+// Removes the files under the table's data/ and metadata/ directories that
+// its metadata does not refer to (a crashed commit's, an expired
+// snapshot's, files a compaction replaced once no snapshot lists them).
+Result<int64_t> RemoveUnreferencedFiles(const IcebergState& state) {
+  QUIVER_ASSIGN_OR_RAISE(std::set<std::string> keep, ReferencedFiles(state));
+  QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(state.metadata.location));
+  int64_t removed = 0;
+  for (const char* sub : {"data", "metadata"}) {
+    const fs::path dir = fs::path(location) / sub;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> doomed;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      const std::string p = it->path().lexically_normal().string();
+      if (it->path().filename() == "version-hint.text") continue;
+      if (keep.count(p) == 0) doomed.push_back(it->path());
+    }
+    if (ec) return Status::IOError("cannot list \"{}\": {}", dir.string(), ec.message());
+    for (const fs::path& p : doomed) {
+      if (!fs::remove(p, ec) && ec) {
+        return Status::IOError("cannot remove \"{}\": {}", p.string(), ec.message());
+      }
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+// VACUUM: the small data files (and every file a position delete names)
+// rewritten into files of about kTargetFileBytes, position deletes applied,
+// in one "replace" commit; then the files nothing refers to are removed.
+Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name,
+                                    const SchemaRef& schema, const TableVersionRef& current,
+                                    MaintenanceCounts* counts) {
+  auto base = std::static_pointer_cast<const IcebergState>(current->storage);
+  TableVersionRef published = current;
+  const iceberg::IcebergRows& rows = *base->rows;
+  std::vector<DataFile> rewrite;
+  std::vector<DataFile> kept;
+  for (const DataFile& f : rows.data_files()) {
+    QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(f.path));
+    if (f.file_size < kSmallFileBytes || rows.HasDeletes(p)) {
+      rewrite.push_back(f);
+    } else {
+      kept.push_back(f);
+    }
+  }
+  if (rewrite.size() >= 2 || !rows.delete_files().empty()) {
+    auto state = std::make_shared<IcebergState>(*base);
+    state->version = base->version + 1;
+    TableMetadata& m = state->metadata;
+    QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(m.location));
+    const int64_t snapshot_id = NewSnapshotId();
+    const int64_t seq = m.last_sequence_number + 1;
+    const std::string uuid = iceberg::NewUuid();
+    // The rows of the files rewritten, deletes applied, read by row groups.
+    std::vector<DataFile> inputs = rewrite;
+    for (const DataFile& d : rows.delete_files()) inputs.push_back(d);
+    std::vector<FieldRef> plain;
+    for (const auto& fd : schema->fields) plain.push_back(field(fd->name, fd->type, fd->nullable));
+    const SchemaRef plain_schema = quiver::schema(std::move(plain));
+    QUIVER_ASSIGN_OR_RAISE(auto source,
+                           iceberg::IcebergRows::Make(name, plain_schema, m.fields, std::move(inputs)));
+    ScanRequest all;
+    for (int c = 0; c < schema->num_fields(); ++c) all.columns.push_back(c);
+    QUIVER_ASSIGN_OR_RAISE(auto plan, source->Plan(all));
+    std::vector<DataFile> added;
+    std::unique_ptr<DataFileWriter> out;
+    int64_t records_in = 0;
+    for (const DataFile& f : rewrite) records_in += f.record_count;
+    for (int64_t u = 0; u < plan->num_units(); ++u) {
+      QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
+      if (b->num_rows() == 0) continue;
+      if (out == nullptr) {
+        QUIVER_ASSIGN_OR_RAISE(
+            out, DataFileWriter::Open(fmt::format("{}/data/{:05d}-{}-c{}.parquet", location, seq,
+                                                  uuid, added.size()),
+                                      schema, m.fields));
+      }
+      QUIVER_RETURN_NOT_OK(out->Write(b));
+      if (out->bytes() >= kTargetFileBytes) {
+        QUIVER_ASSIGN_OR_RAISE(DataFile f, out->Finish());
+        added.push_back(std::move(f));
+        out.reset();
+      }
+    }
+    if (out != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(DataFile f, out->Finish());
+      added.push_back(std::move(f));
+      out.reset();
+    }
+    int64_t records_out = 0;
+    for (const DataFile& f : added) records_out += f.record_count;
+    std::vector<DataFile> files = kept;
+    files.insert(files.end(), added.begin(), added.end());
+    state->manifests.clear();
+    if (!files.empty()) {
+      QUIVER_ASSIGN_OR_RAISE(
+          ManifestFile manifest,
+          iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
+                                 m.fields, m.schema_id, snapshot_id, seq, files));
+      state->manifests.push_back(std::move(manifest));
+    }
+    const std::string list =
+        FileUri(fmt::format("{}/metadata/snap-{}-1-{}.avro", location, snapshot_id, uuid));
+    QUIVER_RETURN_NOT_OK(iceberg::WriteManifestList(list, snapshot_id, m.current_snapshot_id, seq,
+                                                    state->manifests));
+    const int64_t now = NowMs();
+    iceberg::Snapshot snap;
+    snap.snapshot_id = snapshot_id;
+    snap.parent_snapshot_id = m.current_snapshot_id;
+    snap.sequence_number = seq;
+    snap.timestamp_ms = now;
+    snap.manifest_list = list;
+    snap.operation = "replace";
+    snap.summary = {{"added-data-files", std::to_string(added.size())},
+                    {"deleted-data-files", std::to_string(rewrite.size())},
+                    {"removed-delete-files", std::to_string(rows.delete_files().size())},
+                    {"added-records", std::to_string(records_out)},
+                    {"deleted-records", std::to_string(records_in - records_out)}};
+    snap.schema_id = m.schema_id;
+    m.snapshots.push_back(std::move(snap));
+    m.snapshot_log.emplace_back(now, snapshot_id);
+    m.current_snapshot_id = snapshot_id;
+    m.last_sequence_number = seq;
+    QUIVER_RETURN_NOT_OK(WriteMetadataAndSwap(db, name, *base, state.get()));
+    QUIVER_ASSIGN_OR_RAISE(state->rows, iceberg::IcebergRows::Make(name, plain_schema, m.fields,
+                                                                   std::move(files)));
+    auto version = std::make_shared<TableVersion>();
+    version->num_rows = state->rows->num_rows();
+    version->stored = state->rows;
+    version->storage = state;
+    published = std::move(version);
+    counts->files_compacted = static_cast<int64_t>(rewrite.size());
+    counts->files_written = static_cast<int64_t>(added.size());
+  }
+  auto state = std::static_pointer_cast<const IcebergState>(published->storage);
+  QUIVER_ASSIGN_OR_RAISE(counts->files_removed, RemoveUnreferencedFiles(*state));
+  return published;
+}
+
+// expire_snapshots: the snapshots committed before `older_than_ms`, but
+// for the current one and the `retain_last` newest, removed from the
+// metadata (the snapshot log trimmed after the last of them), then the
+// files nothing refers to any more.
+Result<TableVersionRef> ExpireTableSnapshots(IcebergDatabase* db, const std::string& name,
+                                             const TableVersionRef& current, int64_t older_than_ms,
+                                             int64_t retain_last, MaintenanceCounts* counts) {
+  auto base = std::static_pointer_cast<const IcebergState>(current->storage);
+  const TableMetadata& old = base->metadata;
+  std::vector<const iceberg::Snapshot*> by_time;
+  for (const iceberg::Snapshot& s : old.snapshots) by_time.push_back(&s);
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const iceberg::Snapshot* a, const iceberg::Snapshot* b) {
+                     return a->timestamp_ms > b->timestamp_ms;
+                   });
+  std::set<int64_t> keep;
+  for (size_t i = 0; i < by_time.size(); ++i) {
+    const iceberg::Snapshot& s = *by_time[i];
+    if (static_cast<int64_t>(i) < retain_last || s.timestamp_ms >= older_than_ms ||
+        (old.current_snapshot_id.has_value() && *old.current_snapshot_id == s.snapshot_id)) {
+      keep.insert(s.snapshot_id);
+    }
+  }
+  TableVersionRef published = current;
+  if (keep.size() < old.snapshots.size()) {
+    auto state = std::make_shared<IcebergState>(*base);
+    state->version = base->version + 1;
+    TableMetadata& m = state->metadata;
+    m.snapshots.clear();
+    for (const iceberg::Snapshot& s : old.snapshots) {
+      if (keep.count(s.snapshot_id) > 0) m.snapshots.push_back(s);
+    }
+    size_t last_expired = 0;  // one past the last log entry of an expired snapshot
+    for (size_t i = 0; i < old.snapshot_log.size(); ++i) {
+      if (keep.count(old.snapshot_log[i].second) == 0) last_expired = i + 1;
+    }
+    m.snapshot_log.assign(old.snapshot_log.begin() + static_cast<std::ptrdiff_t>(last_expired),
+                          old.snapshot_log.end());
+    counts->snapshots_expired = static_cast<int64_t>(old.snapshots.size() - keep.size());
+    QUIVER_RETURN_NOT_OK(WriteMetadataAndSwap(db, name, *base, state.get()));
+    auto version = std::make_shared<TableVersion>(*current);
+    version->storage = state;
+    version->appended_to = nullptr;
+    version->same_rows_as = nullptr;
+    published = std::move(version);
+  }
+  auto state = std::static_pointer_cast<const IcebergState>(published->storage);
+  QUIVER_ASSIGN_OR_RAISE(counts->files_removed, RemoveUnreferencedFiles(*state));
+  return published;
 }
 
 // Reads a stored table: its metadata, manifests and data files.

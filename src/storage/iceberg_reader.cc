@@ -127,7 +127,9 @@ Result<const Snapshot*> SelectSnapshot(const TableMetadata& m, const ReadOptions
   if (options.snapshot_id.has_value()) {
     const Snapshot* s = find(*options.snapshot_id);
     if (s == nullptr) {
-      return Status::Invalid("Iceberg table {} has no snapshot {}", what, *options.snapshot_id)
+      return Status::Invalid("Iceberg table {} has no snapshot {} (expired by expire_snapshots, "
+                             "or never one of the table's)",
+                             what, *options.snapshot_id)
           .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     return s;
@@ -148,6 +150,18 @@ Result<const Snapshot*> SelectSnapshot(const TableMetadata& m, const ReadOptions
           id = s.snapshot_id;
         }
       }
+    }
+    // The oldest snapshot left has a parent the metadata no longer has:
+    // the ones before it were expired.
+    bool expired = false;
+    for (const Snapshot& s : m.snapshots) {
+      if (s.parent_snapshot_id.has_value() && find(*s.parent_snapshot_id) == nullptr) expired = true;
+    }
+    if (!id.has_value() && expired) {
+      return Status::Invalid("Iceberg table {}: the snapshots before the as_of time were expired "
+                             "(expire_snapshots); the oldest left is from {} ms after the epoch",
+                             what, m.snapshot_log.empty() ? 0 : m.snapshot_log.front().first)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
     }
     if (!id.has_value()) {
       return Status::Invalid("Iceberg table {} has no snapshot at or before the as_of time", what)

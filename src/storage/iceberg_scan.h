@@ -51,6 +51,11 @@ class IcebergRows final : public StoredRows,
 
   const std::vector<DataFile>& data_files() const { return data_; }
   const std::vector<DataFile>& delete_files() const { return delete_files_; }
+  // Whether position deletes name rows of the data file at `local_path`.
+  bool HasDeletes(const std::string& local_path) const {
+    auto it = deleted_.find(local_path);
+    return it != deleted_.end() && !it->second.empty();
+  }
   // The data and delete files together (what a manifest of this state lists).
   std::vector<DataFile> files() const;
 
