@@ -199,7 +199,8 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
       for (const auto& r : v.rels()) {
         const auto& rel = r.vacuum_relation();
         if (rel.va_cols_size() > 0) return UnsupportedAt(location, "VACUUM of columns");
-        s->tables.push_back(QualifiedName(rel.relation()));
+        QUIVER_ASSIGN_OR_RAISE(std::string name, TableName(rel.relation()));
+        s->tables.push_back(std::move(name));
         s->locations.push_back(rel.relation().location());
       }
       out = std::move(s);
