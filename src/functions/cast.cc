@@ -958,6 +958,16 @@ Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, Mem
   const DataType& from = *in.array->type;
   if (to->id == TypeId::kString) {
     StringAccess get(in);
+    if (IsJson(*to) && !IsJsonOrJsonb(from) && in.sel == nullptr && !in.constant &&
+        in.array->length == n) {
+      // text -> json keeps the text: validate it and share its buffers.
+      for (int64_t i = 0; i < n; ++i) {
+        if (in.IsValid(i)) QUIVER_RETURN_NOT_OK(json::Validate(get(i)));
+      }
+      auto out = std::make_shared<ArrayData>(*in.array);
+      out->type = to;
+      return out;
+    }
     kernels::StringOutput out(to, n, pool);
     std::string buf;
     for (int64_t i = 0; i < n; ++i) {

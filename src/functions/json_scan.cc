@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "common/utf8.h"
 
@@ -55,6 +56,59 @@ inline size_t CharLength(unsigned char c) {
   if (c < 0xE0) return 2;
   if (c < 0xF0) return 3;
   return 4;
+}
+
+// The scanners below run once per token: inlined into their loops.
+#define QUIVER_JSON_INLINE inline __attribute__((always_inline))
+
+// Word-at-a-time scanning (SWAR): does any byte of x equal c, or (for
+// StringStop) stop a string's fast scan ('"', '\\' or a control byte)?
+constexpr uint64_t kOnes = 0x0101010101010101ULL;
+constexpr uint64_t kHighs = 0x8080808080808080ULL;
+inline uint64_t ZeroBytes(uint64_t v) { return (v - kOnes) & ~v & kHighs; }
+// Bytes (0x80 in each) of x that stop a string's fast scan: '"', '\\' or a
+// control byte. Above the lowest one the marks may be wrong (borrows); only
+// the lowest is used.
+inline uint64_t StringStops(uint64_t x) {
+  return ZeroBytes(x ^ (kOnes * '"')) | ZeroBytes(x ^ (kOnes * '\\')) |
+         ((x - kOnes * 0x20) & ~x & kHighs);
+}
+// Bytes of x that are '"', '{', '}', '[' or ']' ('[' | 0x20 is '{').
+inline uint64_t StructuralBytes(uint64_t x) {
+  const uint64_t y = x | (kOnes * 0x20);
+  return ZeroBytes(x ^ (kOnes * '"')) | ZeroBytes(y ^ (kOnes * '{')) | ZeroBytes(y ^ (kOnes * '}'));
+}
+
+// The first '"', '\\' or control byte in [p, end), or end.
+QUIVER_JSON_INLINE const char* ScanString(const char* p, const char* end) {
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    if (const uint64_t m = StringStops(x)) return p + (__builtin_ctzll(m) >> 3);
+    p += 8;
+  }
+  while (p < end) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20) return p;
+    ++p;
+  }
+  return end;
+}
+
+// The first '"', '{', '}', '[' or ']' in [p, end), or end.
+QUIVER_JSON_INLINE const char* ScanStructural(const char* p, const char* end) {
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    if (const uint64_t m = StructuralBytes(x)) return p + (__builtin_ctzll(m) >> 3);
+    p += 8;
+  }
+  while (p < end) {
+    const char c = *p;
+    if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') return p;
+    ++p;
+  }
+  return end;
 }
 
 class Lexer {
@@ -490,7 +544,7 @@ class Cursor {
   Cursor(const char* p, const char* end) : p_(p), end_(end) {}
 
   void SkipBlanks() {
-    while (p_ < end_ && IsBlank(*p_)) ++p_;
+    while (p_ < end_ && static_cast<unsigned char>(*p_) <= ' ' && IsBlank(*p_)) ++p_;
   }
   bool AtEnd() const { return p_ >= end_; }
   char Peek() const { return p_ < end_ ? *p_ : '\0'; }
@@ -506,20 +560,23 @@ class Cursor {
 
   // Past a string token starting at the quote; sets *escaped when it holds
   // a backslash.
-  bool SkipString(bool* escaped) {
+  QUIVER_JSON_INLINE bool SkipString(bool* escaped) {
     if (p_ >= end_ || *p_ != '"') return false;
     ++p_;
     *escaped = false;
     while (p_ < end_) {
-      const char* q = p_;
-      while (q < end_ && *q != '"' && *q != '\\') ++q;
+      const char* q = ScanString(p_, end_);
       if (q >= end_) return false;
       if (*q == '"') {
         p_ = q + 1;
         return true;
       }
-      *escaped = true;
-      p_ = q + 2;
+      if (*q == '\\') {
+        *escaped = true;
+        p_ = q + 2;
+      } else {
+        p_ = q + 1;  // a control byte (not in valid text): passed over
+      }
     }
     return false;
   }
@@ -536,6 +593,9 @@ class Cursor {
     } else if (c == '{' || c == '[') {
       int depth = 0;
       while (p_ < end_) {
+        // Past the bytes that neither open, close nor quote.
+        p_ = ScanStructural(p_, end_);
+        if (p_ >= end_) break;
         const char d = *p_;
         if (d == '"') {
           bool escaped;
@@ -545,8 +605,8 @@ class Cursor {
         ++p_;
         if (d == '{' || d == '[') {
           ++depth;
-        } else if (d == '}' || d == ']') {
-          if (--depth == 0) break;
+        } else if (--depth == 0) {
+          break;
         }
       }
       if (depth != 0) return false;
@@ -638,7 +698,149 @@ const char* KindName(Kind k) {
   return "invalid";
 }
 
+namespace {
+
+// Validate's fast path: true when `text` is certainly one valid JSON value
+// (for json and jsonb alike); false when the lexer must decide (an error,
+// or what this path leaves to it: \u escapes, nesting deeper than 64). It
+// accepts a subset of what Validate accepts, never more: strings with the
+// one-character escapes, numbers and the three literals as the lexer reads
+// them (not running into a letter or digit), blanks as JSON's four.
+QUIVER_JSON_INLINE const char* QuickBlanks(const char* p, const char* end) {
+  // Compact text has none: one comparison per token.
+  while (p < end && static_cast<unsigned char>(*p) <= ' ' && IsBlank(*p)) ++p;
+  return p;
+}
+
+// Past a string at its opening quote, or nullptr.
+QUIVER_JSON_INLINE const char* QuickString(const char* p, const char* end) {
+  ++p;
+  while (true) {
+    p = ScanString(p, end);
+    if (p == end) return nullptr;
+    if (*p == '"') return p + 1;
+    if (*p != '\\' || p + 1 == end) return nullptr;
+    switch (p[1]) {
+      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+        p += 2;
+        break;
+      default:
+        return nullptr;  // \u (surrogates, \u0000 in jsonb) and bad escapes: the lexer's
+    }
+  }
+}
+
+QUIVER_JSON_INLINE const char* QuickDigits(const char* p, const char* end) {
+  while (p < end && IsDigit(*p)) ++p;
+  return p;
+}
+
+// Past a number (not running into a letter or digit), or nullptr.
+QUIVER_JSON_INLINE const char* QuickNumber(const char* p, const char* end) {
+  if (*p == '-') ++p;
+  if (p == end || !IsDigit(*p)) return nullptr;
+  p = *p == '0' ? p + 1 : QuickDigits(p, end);
+  if (p < end && *p == '.') {
+    ++p;
+    if (p == end || !IsDigit(*p)) return nullptr;
+    p = QuickDigits(p, end);
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    if (p == end || !IsDigit(*p)) return nullptr;
+    p = QuickDigits(p, end);
+  }
+  return p == end || !IsTokenChar(*p) ? p : nullptr;
+}
+
+QUIVER_JSON_INLINE const char* QuickLiteral(const char* p, const char* end, std::string_view word) {
+  if (static_cast<size_t>(end - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0) {
+    return nullptr;
+  }
+  p += word.size();
+  return p == end || !IsTokenChar(*p) ? p : nullptr;
+}
+
+// A member's key and colon, at the quote; past the colon, or nullptr.
+QUIVER_JSON_INLINE const char* QuickKey(const char* p, const char* end) {
+  if (p == end || *p != '"') return nullptr;
+  p = QuickString(p, end);
+  if (p == nullptr) return nullptr;
+  p = QuickBlanks(p, end);
+  return p < end && *p == ':' ? p + 1 : nullptr;
+}
+
+bool QuickValid(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  char open[64];
+  int depth = 0;
+  while (true) {
+    // A value.
+    p = QuickBlanks(p, end);
+    if (p == end) return false;
+    bool after = true;
+    switch (*p) {
+      case '{':
+        p = QuickBlanks(p + 1, end);
+        if (p < end && *p == '}') {
+          ++p;
+          break;
+        }
+        if (depth == 64) return false;
+        open[depth++] = '{';
+        p = QuickKey(p, end);
+        after = false;
+        break;
+      case '[':
+        p = QuickBlanks(p + 1, end);
+        if (p < end && *p == ']') {
+          ++p;
+          break;
+        }
+        if (depth == 64) return false;
+        open[depth++] = '[';
+        after = false;
+        break;
+      case '"': p = QuickString(p, end); break;
+      case 't': p = QuickLiteral(p, end, "true"); break;
+      case 'f': p = QuickLiteral(p, end, "false"); break;
+      case 'n': p = QuickLiteral(p, end, "null"); break;
+      default: p = QuickNumber(p, end); break;
+    }
+    if (p == nullptr) return false;
+    if (!after) continue;
+    // After a value: close containers, or go on to the next item.
+    while (true) {
+      p = QuickBlanks(p, end);
+      if (depth == 0) return p == end;
+      if (p == end) return false;
+      const char c = *p++;
+      if (open[depth - 1] == '{') {
+        if (c == '}') {
+          --depth;
+          continue;
+        }
+        if (c != ',') return false;
+        p = QuickKey(QuickBlanks(p, end), end);
+        if (p == nullptr) return false;
+        break;
+      }
+      if (c == ']') {
+        --depth;
+        continue;
+      }
+      if (c != ',') return false;
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 Status Validate(std::string_view text, bool for_jsonb) {
+  if (QuickValid(text)) return Status::OK();
   Lexer lex(text, for_jsonb);
   // The open containers: '{' or '['. Each loop turn expects a value.
   std::vector<char> open;
@@ -701,8 +903,181 @@ Status Validate(std::string_view text, bool for_jsonb) {
   }
 }
 
+namespace {
+
+// jsonb's normal form of text that QuickValid accepted (valid, no \u
+// escapes, at most 64 deep), without the lexer's checks and without an
+// allocation per value: each object level keeps its members' keys and
+// values in a frame reused from row to row. Gives what Normalizer gives.
+class QuickNormalizer {
+ public:
+  QuickNormalizer(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  void Run(std::string* out) { Value(0, out); }
+
+ private:
+  struct Member {
+    const char* token;  // the key as written, quotes included
+    uint32_t token_len;
+    bool escaped;
+    uint32_t key_off, key_len;  // unescaped key: in the token, or in Frame::keys
+    uint32_t value_off, value_len;  // in Frame::values
+  };
+  struct Frame {
+    std::vector<Member> members;
+    std::vector<uint32_t> order;
+    std::string keys;
+    std::string values;
+  };
+
+  static Frame& FrameAt(int depth) {
+    thread_local std::vector<std::unique_ptr<Frame>> frames;
+    while (static_cast<int>(frames.size()) <= depth) frames.push_back(std::make_unique<Frame>());
+    return *frames[depth];
+  }
+
+  void Value(int depth, std::string* out) {
+    p_ = QuickBlanks(p_, end_);
+    const char* b = p_;
+    switch (*p_) {
+      case '{': Object(depth, out); return;
+      case '[': Array(depth, out); return;
+      case '"':
+        p_ = QuickString(p_, end_);
+        AppendString(std::string_view(b, p_ - b), out);
+        return;
+      case 't': out->append("true"); p_ += 4; return;
+      case 'f': out->append("false"); p_ += 5; return;
+      case 'n': out->append("null"); p_ += 4; return;
+      default: break;
+    }
+    p_ = QuickNumber(p_, end_);
+    const std::string_view num(b, p_ - b);
+    // numeric prints a plain number as written (JSON has no leading zeros),
+    // except a negative zero; exponents it expands.
+    bool plain = true, nonzero = false;
+    for (char c : num) {
+      plain = plain && c != 'e' && c != 'E';
+      nonzero = nonzero || (c >= '1' && c <= '9');
+    }
+    if (plain && (num[0] != '-' || nonzero)) {
+      out->append(num);
+    } else {
+      out->append(NumericText(num));
+    }
+  }
+
+  // A string token: as written unless it holds an escape (only \/ is
+  // written differently, but re-escaping is simplest and rare).
+  static void AppendString(std::string_view tok, std::string* out) {
+    if (std::memchr(tok.data(), '\\', tok.size()) == nullptr) {
+      out->append(tok);
+      return;
+    }
+    std::string s;
+    Unescape(tok, &s);
+    AppendQuoted(s, out);
+  }
+
+  void Array(int depth, std::string* out) {
+    out->push_back('[');
+    p_ = QuickBlanks(p_ + 1, end_);
+    if (*p_ == ']') {
+      ++p_;
+      out->push_back(']');
+      return;
+    }
+    while (true) {
+      Value(depth + 1, out);
+      p_ = QuickBlanks(p_, end_);
+      if (*p_++ == ']') break;
+      out->append(", ");
+    }
+    out->push_back(']');
+  }
+
+  void Object(int depth, std::string* out) {
+    p_ = QuickBlanks(p_ + 1, end_);
+    if (*p_ == '}') {
+      ++p_;
+      out->append("{}");
+      return;
+    }
+    Frame& f = FrameAt(depth);
+    f.members.clear();
+    f.keys.clear();
+    f.values.clear();
+    while (true) {
+      p_ = QuickBlanks(p_, end_);
+      const char* kb = p_;
+      p_ = QuickString(p_, end_);
+      Member m;
+      m.token = kb;
+      m.token_len = static_cast<uint32_t>(p_ - kb);
+      m.escaped = std::memchr(kb, '\\', m.token_len) != nullptr;
+      if (m.escaped) {
+        m.key_off = static_cast<uint32_t>(f.keys.size());
+        Unescape(std::string_view(kb, m.token_len), &f.keys);
+        m.key_len = static_cast<uint32_t>(f.keys.size() - m.key_off);
+      } else {
+        m.key_off = 1;
+        m.key_len = m.token_len - 2;
+      }
+      p_ = QuickBlanks(p_, end_) + 1;  // the colon
+      m.value_off = static_cast<uint32_t>(f.values.size());
+      Value(depth + 1, &f.values);
+      m.value_len = static_cast<uint32_t>(f.values.size() - m.value_off);
+      f.members.push_back(m);
+      p_ = QuickBlanks(p_, end_);
+      if (*p_++ == '}') break;
+    }
+    auto key = [&f](const Member& m) {
+      return m.escaped ? std::string_view(f.keys.data() + m.key_off, m.key_len)
+                       : std::string_view(m.token + m.key_off, m.key_len);
+    };
+    // jsonb's key order: shorter keys first, then bytewise; of equal keys
+    // the last written wins (a stable sort keeps them in input order).
+    auto less = [&](uint32_t a, uint32_t b) {
+      const std::string_view ka = key(f.members[a]), kb = key(f.members[b]);
+      if (ka.size() != kb.size()) return ka.size() < kb.size();
+      return std::memcmp(ka.data(), kb.data(), ka.size()) < 0;
+    };
+    const uint32_t n = static_cast<uint32_t>(f.members.size());
+    f.order.resize(n);
+    for (uint32_t i = 0; i < n; ++i) f.order[i] = i;
+    if (!std::is_sorted(f.order.begin(), f.order.end(), less)) {
+      std::stable_sort(f.order.begin(), f.order.end(), less);
+    }
+    out->push_back('{');
+    bool first = true;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Member& m = f.members[f.order[i]];
+      if (i + 1 < n && key(f.members[f.order[i + 1]]) == key(m)) continue;
+      if (!first) out->append(", ");
+      first = false;
+      if (m.escaped) {
+        AppendQuoted(key(m), out);
+      } else {
+        out->append(m.token, m.token_len);
+      }
+      out->append(": ");
+      out->append(f.values, m.value_off, m.value_len);
+    }
+    out->push_back('}');
+  }
+
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace
+
 Status ToJsonb(std::string_view text, std::string* out) {
   out->clear();
+  if (QuickValid(text)) {
+    QuickNormalizer(text).Run(out);
+    return Status::OK();
+  }
   Normalizer n(text);
   return n.Run(out);
 }

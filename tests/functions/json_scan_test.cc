@@ -56,6 +56,42 @@ TEST(JsonScan, JsonbNormalForm) {
   EXPECT_EQ(Jsonb(" [ ] "), "[]");
 }
 
+// Validate and ToJsonb take a fast path for text without \u escapes and at
+// most 64 deep; it must accept exactly what the lexer accepts and give the
+// normaliser's text. Strings long enough to be scanned a word at a time put
+// quotes, backslashes and control bytes at every position of a word.
+TEST(JsonScan, FastPathsAgreeWithTheLexer) {
+  for (int pos = 0; pos < 20; ++pos) {
+    const std::string pad(pos, 'x');
+    EXPECT_EQ(Jsonb("{\"k\":\"" + pad + "\\\"" + pad + "\"}"), "{\"k\": \"" + pad + "\\\"" + pad + "\"}");
+    EXPECT_EQ(Jsonb("[\"" + pad + "\\/" + pad + "\"]"), "[\"" + pad + "/" + pad + "\"]");
+    EXPECT_EQ(ErrorDetail("[\"" + pad + "\x01\"]").substr(0, 42), "Character with value 0x01 must be escaped.");
+    EXPECT_FALSE(Validate("[\"" + pad).ok());
+    EXPECT_FALSE(Validate("[\"" + pad + "\\").ok());
+  }
+  // Escaped and duplicate keys: sorted by their unescaped text, the last kept.
+  EXPECT_EQ(Jsonb("{\"b\\/\":1,\"a\\n\":2,\"b/\":3,\"ab\":{\"z\":[],\"y\":{}}}"),
+            "{\"a\\n\": 2, \"ab\": {\"y\": {}, \"z\": []}, \"b/\": 3}");
+  EXPECT_EQ(Jsonb(" {\"x\" :\t[ -0 , -0.10 ,0.5E-1, 12 ,-3.25,\n true,false , null ] }\r\n"),
+            "{\"x\": [0, -0.10, 0.05, 12, -3.25, true, false, null]}");
+  // Past 64 levels, and \u escapes, the lexer's path gives the same.
+  const std::string deep = std::string(70, '[') + "{\"b\":1,\"a\":2}" + std::string(70, ']');
+  EXPECT_EQ(Jsonb(deep), std::string(70, '[') + "{\"a\": 2, \"b\": 1}" + std::string(70, ']'));
+  EXPECT_EQ(Jsonb("{\"\\u0062\":1,\"a\":2}"), "{\"a\": 2, \"b\": 1}");
+  // Tokens running into letters or digits are one bad token, as in PostgreSQL.
+  for (const char* bad : {"truex", "nul", "-", "1.", ".5", "1e", "1e+", "01", "[1 2]", "{\"a\":1,}",
+                          "[1,]", "{\"a\" 1}", "{\"a\":1}}", "", " ", "\"\\x\"", "[true false]",
+                          "{\"a\":-}", "-01", "1.5x", "[1]x", "{,}", "{\"a\"}"}) {
+    EXPECT_FALSE(Validate(bad).ok()) << bad;
+    std::string out;
+    EXPECT_FALSE(ToJsonb(bad, &out).ok()) << bad;
+  }
+  for (const char* good : {"0", "-0.0e-0", "1E5", "\"\"", "[[],{},[{}]]", "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+                           " \t\r\n0 \t\r\n", "{\"a\":{\"b\":[1,{\"c\":null}]}}"}) {
+    EXPECT_TRUE(Validate(good).ok()) << good;
+  }
+}
+
 TEST(JsonScan, Navigation) {
   std::string_view v;
   const std::string doc = "{\"a\": 1, \"b\": [10, {\"c\": \"x\"}], \"a\": 2, \"k\\\"q\": 3}";
