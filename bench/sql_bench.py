@@ -128,6 +128,8 @@ def main():
     ap.add_argument("--data-dir", default=str(ROOT / "bench" / "data"))
     ap.add_argument("--queries", default="", help="comma list of query names to run (default all)")
     ap.add_argument("--no-write", action="store_true", help="print the tables only")
+    ap.add_argument("--no-arrow-scan", action="store_true",
+                    help="leave out the DuckDB-over-Arrow peer (halves a long run; its columns show -)")
     ap.add_argument("--results", default=str(ROOT / "bench" / "RESULTS.md"))
     ap.add_argument("--baseline-quiver", default="",
                     help="also run this Quiver binary (e.g. an older build) in the same interleaving")
@@ -159,20 +161,21 @@ def main():
             native.unregister("src_" + t)
         scan = duckdb.connect()
         for t, tab in arrow.items():
-            scan.register(t, tab)
+            if not args.no_arrow_scan:
+                scan.register(t, tab)
         rows = []
         for name, sql, duck_sql in queries:
             check_answer(args.quiver, prelude, sql, native, duck_sql, f"{bench} sf{sf:g} {name}")
             q = statistics.median(quiver_times(args.quiver, prelude, sql, args.repeat))
             n = statistics.median(duck_times(native, duck_sql, args.repeat))
-            a = statistics.median(duck_times(scan, duck_sql, args.repeat))
+            a = math.nan if args.no_arrow_scan else statistics.median(duck_times(scan, duck_sql, args.repeat))
             b = statistics.median(quiver_times(base, prelude, sql, args.repeat)) if base else None
             rows.append((name, q, n, a, b))
             print(f"{bench} sf{sf:g} {name}: quiver {q:.3f}s  duckdb native {n:.3f}s ({q / n:.2f})  "
                   f"duckdb arrow {a:.3f}s ({q / a:.2f})"
                   + (f"  {args.baseline_label} {b:.3f}s ({q / b:.2f})" if base else ""), file=sys.stderr)
         geo_n = math.exp(sum(math.log(r[1] / r[2]) for r in rows) / len(rows))
-        geo_a = math.exp(sum(math.log(r[1] / r[3]) for r in rows) / len(rows))
+        geo_a = math.nan if args.no_arrow_scan else math.exp(sum(math.log(r[1] / r[3]) for r in rows) / len(rows))
         head = "| query | Quiver | DuckDB native | Quiver ÷ native | DuckDB Arrow scan | Quiver ÷ Arrow scan |"
         rule = "|---|---:|---:|---:|---:|---:|"
         if base:
@@ -180,11 +183,12 @@ def main():
             rule += "---:|---:|"
         lines = [f"### {bench.upper()} SF{sf:g}", "", head, rule]
         for name, q, n, a, b in rows:
-            line = f"| {name} | {q:.3f} s | {n:.3f} s | {q / n:.2f} | {a:.3f} s | {q / a:.2f} |"
+            line = (f"| {name} | {q:.3f} s | {n:.3f} s | {q / n:.2f} | " +
+                    ("- | - |" if math.isnan(a) else f"{a:.3f} s | {q / a:.2f} |"))
             if base:
                 line += f" {b:.3f} s | {q / b:.2f} |"
             lines.append(line)
-        geo = f"| **geometric mean** | | | **{geo_n:.2f}** | | **{geo_a:.2f}** |"
+        geo = f"| **geometric mean** | | | **{geo_n:.2f}** | | **" + ("-" if math.isnan(geo_a) else f"{geo_a:.2f}") + "** |"
         if base:
             geo_b = math.exp(sum(math.log(r[1] / r[4]) for r in rows) / len(rows))
             geo += f" | **{geo_b:.2f}** |"
@@ -202,6 +206,7 @@ def write_section(args, base, title, tables):
     suites = ",".join(s for s in args.suites.split(",") if SECTIONS[s.split(":")[0]] == title)
     header = [f"## {title} (`bench/sql_bench.py`)", "",
               f"Command: `.venv/bin/python bench/sql_bench.py --suites {suites} --repeat {args.repeat}"
+              + (" --no-arrow-scan" if args.no_arrow_scan else "")
               + (f" --baseline-quiver <{args.baseline_label} build> --baseline-label {args.baseline_label}" if base else "")
               + "`  ",
               f"Date: {datetime.date.today()}, machine: {os.cpu_count()} cores ({cpu_model()}), "
