@@ -111,6 +111,14 @@ QUERIES = {
     "full_nested_loop": ("SELECT a.k, a.v, b.k, b.v FROM (SELECT * FROM small WHERE v < 5) a "
                          "FULL JOIN (SELECT * FROM small WHERE v > 94) b ON a.k < b.k AND a.v + 93 > b.v",
                          "NESTED_LOOP_JOIN"),
+    # one integer key, inner and left: each probe row walks its own chain (int32 with
+    # many partners per row, date keys with NULLs, int32 keys half of which find nothing)
+    "int32_key_many_partners": ("SELECT a.v, count(*), sum(b.k), min(b.g) FROM small a JOIN small b ON a.v = b.v "
+                                "GROUP BY a.v", None),
+    "date_key_nulls": ("SELECT count(*), sum(b.w), count(x.d) FROM big b "
+                       "JOIN (SELECT DISTINCT d FROM big WHERE w < 3) x ON x.d = b.d", None),
+    "left_int32_key": ("SELECT a.k, a.v, count(b.g), sum(b.v) FROM small a LEFT JOIN small b ON a.v = b.v + 50 "
+                       "GROUP BY a.k, a.v", None),
     # NOT IN keeps its NULL semantics (never swapped)
     "not_in": ("SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big WHERE w > 98 AND k IS NOT NULL)",
                None),

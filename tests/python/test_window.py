@@ -120,6 +120,13 @@ QUERIES = [
     "SELECT id, count(*) FILTER (WHERE v > 10) OVER (PARTITION BY g ORDER BY id), "
     "sum(v) FILTER (WHERE h = 1) OVER (ORDER BY id) FROM t",
     # ROWS frames
+    # (frames of at most 16 rows between two offsets are folded directly; 17 and more
+    # through the segment tree: both sides of that line, per partition, with FILTER)
+    "SELECT id, avg(d) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 4 FOLLOWING), "
+    "count(*) OVER (PARTITION BY h ORDER BY v, id ROWS BETWEEN 15 PRECEDING AND CURRENT ROW), "
+    "sum(id) OVER (ORDER BY id ROWS BETWEEN 16 PRECEDING AND CURRENT ROW), "
+    "avg(v) FILTER (WHERE x > 1) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING), "
+    "string_agg(g, '') OVER (ORDER BY id DESC ROWS BETWEEN CURRENT ROW AND CURRENT ROW) FROM t",
     "SELECT id, sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
     "count(v) OVER (ORDER BY id ROWS 2 PRECEDING), avg(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 2 FOLLOWING) "
     "FROM t",

@@ -321,6 +321,34 @@ bool EmitsPairs(JoinType type) {
   return type == JoinType::kInner || type == JoinType::kLeft || type == JoinType::kSingle;
 }
 
+// MatchChunk for one integer key of the same type on both sides, inner or
+// left, without a residual: each probe row walks its own chain, comparing
+// keys in place. For a foreign key -> primary key join (chains
+// of about one row) this is a few instructions per row, where the lockstep
+// walk below pays for candidate lists and a generic comparison.
+template <typename T>
+void MatchIntegerKey(const BuildGlobal& g, const ArrayData& build_key, const VectorRef& key, int64_t n,
+                     ProbeState& s) {
+  const T* bk = build_key.GetValues<T>(1);
+  const T* pk = key.values<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t r = s.ptr[static_cast<size_t>(i)];  // 0: no chain, or a NULL key
+    if (r == 0) continue;
+    const T v = pk[key.index(i)];
+    do {
+      const uint32_t row = r - 1;
+      if (bk[row] == v) {  // equal keys have equal hashes
+        if (s.matched[static_cast<size_t>(i)]) s.multi = true;
+        s.matched[static_cast<size_t>(i)] = 1;
+        s.build_of[static_cast<size_t>(i)] = row;
+        s.out_probe.push_back(static_cast<uint32_t>(i));
+        s.out_build.push_back(row);
+      }
+      r = g.next[row];
+    } while (r != 0);
+  }
+}
+
 // Finds every probe row's partners: s.matched per probe row, and for joins
 // that emit pairs, the pairs (s.out_probe, s.out_build) and each row's last
 // partner (s.build_of; s.multi when some row has several).
@@ -337,6 +365,26 @@ Status MatchChunk(ExecutionContext& ctx, const HashJoinSpec& spec, BuildGlobal& 
   const bool pairs_out = EmitsPairs(type);
   s.multi = false;
   if (pairs_out) s.build_of.resize(static_cast<size_t>(input.num_rows));
+  if ((type == JoinType::kInner || type == JoinType::kLeft) && keys.size() == 1 && !s.residual &&
+      !spec.mark_build && !spec.nulls_equal[0]) {
+    const ArrayData& bk = *g.columns[static_cast<size_t>(spec.build_keys[0])];
+    const TypeId id = keys[0].array->type->id;
+    if (id == bk.type->id) {
+      switch (id) {
+        case TypeId::kInt32:
+        case TypeId::kDate32:
+          MatchIntegerKey<int32_t>(g, bk, keys[0], input.num_rows, s);
+          s.active.clear();
+          return Status::OK();
+        case TypeId::kInt64:
+          MatchIntegerKey<int64_t>(g, bk, keys[0], input.num_rows, s);
+          s.active.clear();
+          return Status::OK();
+        default:
+          break;
+      }
+    }
+  }
   return WalkChains(ctx, spec, g, input, keys, s, stop_at_first, [&](int64_t kept) -> Status {
     for (int64_t c = 0; c < kept; ++c) {
       const uint32_t i = s.cand_probe[static_cast<size_t>(c)];

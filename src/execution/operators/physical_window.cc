@@ -822,6 +822,48 @@ class FunctionEvaluator {
       // state seeing its rows in frame order. Cheaper than a segment tree's
       // combines when the frames hold a few rows on average.
       constexpr int64_t kSmallFrame = 16;
+      // ROWS between two offsets (n PRECEDING, CURRENT ROW, n FOLLOWING)
+      // without EXCLUDE: the frame of position i is [i + lo, i + hi] cut to
+      // the partition, known without FrameCalculator, at most hi - lo + 1 rows.
+      using B = WindowFrame::Bound;
+      const WindowFrame& fr = f_.frame;
+      const auto offset = [](B b, __int128 o) -> int64_t {
+        const int64_t v = static_cast<int64_t>(std::min<__int128>(o, int64_t{1} << 40));
+        return b == B::kPreceding ? -v : b == B::kFollowing ? v : 0;
+      };
+      const bool bounded = [&] {
+        for (B b : {fr.start, fr.end}) {
+          if (b == B::kUnboundedPreceding || b == B::kUnboundedFollowing) return false;
+        }
+        return true;
+      }();
+      if (fr.mode == WindowFrame::Mode::kRows && fr.exclude == WindowFrame::Exclude::kNoOthers && bounded) {
+        const int64_t lo = offset(fr.start, fr.start_offset), hi = offset(fr.end, fr.end_offset);
+        if (hi - lo + 1 <= kSmallFrame) {
+          const size_t most = static_cast<size_t>(m * std::max<int64_t>(0, hi - lo + 1));
+          std::vector<uint32_t> rows(most);
+          std::vector<uint8_t*> states(most);
+          size_t k = 0;
+          const uint32_t* perm = s_.perm.data();
+          for (int64_t i = ps; i < pe; ++i) {
+            const int64_t b = std::max(ps, i + lo), e = std::min(pe, i + hi + 1);
+            uint8_t* state = result_ptrs[static_cast<size_t>(i)];
+            for (int64_t j = b; j < e; ++j) {
+              const uint32_t row = perm[j];
+              if (filter != nullptr && !Passes(filter, row)) continue;
+              rows[k] = row;
+              states[k] = state;
+              ++k;
+            }
+          }
+          if (k == 0) return Status::OK();
+          std::vector<VectorRef> args(f_.args.size());
+          for (size_t a = 0; a < args.size(); ++a) {
+            args[a] = VectorRef{columns_[static_cast<size_t>(f_.args[a])].get(), rows.data(), false};
+          }
+          return fn.update(args, static_cast<int64_t>(k), states.data(), ctx_.pool());
+        }
+      }
       int64_t total = 0;
       for (int64_t i = ps; i < pe && total <= kSmallFrame * m; ++i) total += frames.Runs(i, part).size();
       if (total <= kSmallFrame * m) {
