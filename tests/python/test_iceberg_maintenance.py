@@ -12,6 +12,8 @@ import pytest
 
 pyiceberg_sql = pytest.importorskip("pyiceberg.catalog.sql")
 
+from test_iceberg_db import quiver_arrow, catalog, rows  # noqa: E402
+
 
 def quiver_sql(quiver_bin, db, sql, check=True):
     proc = subprocess.run(
@@ -23,24 +25,7 @@ def quiver_sql(quiver_bin, db, sql, check=True):
     return proc if not check else proc.stdout
 
 
-def quiver_arrow(quiver_bin, db, sql):
-    proc = subprocess.run(
-        [str(quiver_bin), "sql", "--db", str(db), "--format", "arrow", sql],
-        capture_output=True, timeout=120,
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"quiver sql failed: {sql}\n{proc.stderr.decode()}", pytrace=False)
-    return pa.ipc.open_stream(proc.stdout).read_all()
 
-
-def catalog(db):
-    return pyiceberg_sql.SqlCatalog(
-        "quiver", uri=f"sqlite:///{db}/catalog.db", warehouse=f"file://{db}"
-    )
-
-
-def rows(table, key):
-    return sorted(table.to_pylist(), key=lambda r: (r[key] is None, r[key]))
 
 
 def snapshot_ids(quiver_bin, db, table):

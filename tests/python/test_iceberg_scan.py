@@ -16,6 +16,8 @@ import pytest
 
 pyiceberg_sql = pytest.importorskip("pyiceberg.catalog.sql")
 
+from test_iceberg_db import quiver_arrow, catalog  # noqa: E402
+
 
 def quiver_sql(quiver_bin, db, sql, *extra):
     proc = subprocess.run(
@@ -27,20 +29,6 @@ def quiver_sql(quiver_bin, db, sql, *extra):
     return proc.stdout
 
 
-def quiver_arrow(quiver_bin, db, sql):
-    proc = subprocess.run(
-        [str(quiver_bin), "sql", "--db", str(db), "--format", "arrow", sql],
-        capture_output=True, timeout=300,
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"quiver sql failed: {sql}\n{proc.stderr.decode()}", pytrace=False)
-    return pa.ipc.open_stream(proc.stdout).read_all()
-
-
-def catalog(db):
-    return pyiceberg_sql.SqlCatalog(
-        "quiver", uri=f"sqlite:///{db}/catalog.db", warehouse=f"file://{db}"
-    )
 
 
 def scan_counts(explain):
