@@ -53,6 +53,13 @@ class DatabaseStorage {
   // Removes the table from the stored catalog (its files stay, as an
   // Iceberg catalog's drop without purge leaves them).
   virtual Status DropTable(const std::string& name) = 0;
+  // ALTER TABLE: stores `next` (`table` with columns added, dropped or
+  // renamed, or renamed itself) as one commit that rewrites no data, and
+  // sets next's rows (table's, read as next's columns) and store.
+  // `moved[i]`: the column of `table` that next's column i was, or -1 for a
+  // new column (NULL in the stored rows). REQUIRES: table's writes locked.
+  virtual Status AlterTable(const MemoryTable& table, const std::shared_ptr<MemoryTable>& next,
+                            const std::vector<int>& moved) = 0;
   // Stores a view: its CREATE VIEW statement's text and its output columns
   // (renamed as CREATE VIEW v (a, b) says). `replace`: CREATE OR REPLACE.
   virtual Status CreateView(const std::string& name, const std::string& statement_text,

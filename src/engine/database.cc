@@ -592,9 +592,22 @@ struct Database::Impl {
   // kept as they are (no copy), or, for ADD COLUMN over rows, an insert of
   // the old rows with the new column's DEFAULT (evaluated per row, NOT NULL
   // and CHECK enforced as by INSERT). The old table is locked for writes
-  // while its rows are read and the entry swapped.
-  Result<QueryResult> ExecuteAlterTable(const sql::AlterTableStatement& s,
+  // while its rows are read and the entry swapped. On a --db table the
+  // storage commits a new Iceberg schema instead (DatabaseStorage::AlterTable):
+  // nothing is rewritten, so ADD COLUMN takes no DEFAULT there.
+  Result<QueryResult> ExecuteAlterTable(const sql::AlterTableStatement& statement,
                                         const std::vector<Value>& params) {
+    const sql::AlterTableStatement* stmt = &statement;
+    sql::AlterTableStatement without_default;
+    const sql::ParsedExpr* d = statement.column.default_value.get();
+    if (db->options_.storage && statement.action == sql::AlterTableStatement::kAddColumn &&
+        d != nullptr && d->kind == sql::ExprKind::kConstant && d->literal == sql::LiteralKind::kNull) {
+      // DEFAULT NULL is no default: what a --db table (no defaults) can hold.
+      without_default = statement;
+      without_default.column.default_value = nullptr;
+      stmt = &without_default;
+    }
+    const sql::AlterTableStatement& s = *stmt;
     auto entry = Cat()->Lookup(s.table);
     if (entry == nullptr) {
       if (s.if_exists) return Command("ALTER TABLE");
@@ -623,7 +636,24 @@ struct Database::Impl {
     auto lock = table->LockWrites();
     const TableVersionRef rows = table->version();
     const bool added = std::find(moved.begin(), moved.end(), -1) != moved.end();
-    if (added && rows->num_rows > 0) {
+    if (db->options_.storage) {
+      // Iceberg schema evolution (storage/iceberg_database.h): no rows are
+      // rewritten, so an added column reads NULL in every stored row.
+      if (added && s.column.default_value != nullptr) {
+        return Status::Unsupported("ADD COLUMN with a DEFAULT in a --db table")
+            .WithSqlState(sqlstate::kFeatureNotSupported)
+            .WithDetail("Iceberg v2 tables have no column defaults: stored rows read NULL in a "
+                        "new column.")
+            .WithHint("Add the column without DEFAULT, then UPDATE it.");
+      }
+      QUIVER_RETURN_NOT_OK(db->options_.storage->CheckTable(*next));
+      if (added && rows->num_rows > 0 && !next->schema()->fields.back()->nullable) {
+        return Status::Invalid("column \"{}\" of relation \"{}\" contains null values",
+                               s.column.name, table->name())
+            .WithSqlState(sqlstate::kNotNullViolation);
+      }
+      QUIVER_RETURN_NOT_OK(db->options_.storage->AlterTable(*table, next, moved));
+    } else if (added && rows->num_rows > 0) {
       plan::BindState state = NewBindState(params);
       plan::Binder binder(&state);
       // The table's rows are `rows` while its writes are locked.
@@ -1108,11 +1138,8 @@ struct Database::Impl {
               .WithHint("Create it in a session without --db, or as an ordinary table.");
         }
         return Status::OK();
-      case sql::StatementKind::kAlterTable:
-        // Iceberg schema evolution (a new schema by field id) is not written yet.
-        return Status::Unsupported("ALTER TABLE in a --db database: not stored yet")
-            .WithSqlState(sqlstate::kFeatureNotSupported)
-            .WithHint("Create a new table with CREATE TABLE ... AS SELECT.");
+      case sql::StatementKind::kAlterTable:  // DatabaseStorage::AlterTable
+        return Status::OK();
       case sql::StatementKind::kCreateForeignTable:
       case sql::StatementKind::kImportForeignSchema:
       case sql::StatementKind::kAlterForeignTable:

@@ -225,6 +225,24 @@ SchemaRef WithFieldIds(const SchemaRef& schema, const std::vector<iceberg::Schem
   return quiver::schema(std::move(out));
 }
 
+// The table property of `constraints`' PRIMARY KEY and UNIQUE constraints,
+// by the field ids of `m`'s current schema (none: no property).
+void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m) {
+  auto& props = m->properties;
+  props.erase(std::remove_if(props.begin(), props.end(),
+                             [](const auto& p) { return p.first == kUniqueProperty; }),
+              props.end());
+  if (constraints == nullptr || constraints->unique.empty()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (const UniqueConstraint& u : constraints->unique) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (int c : u.columns) ids.push_back(m->fields[static_cast<size_t>(c)].id);
+    list.push_back({{"name", u.name}, {"field-ids", ids}, {"primary", u.primary}});
+  }
+  props.emplace_back(kUniqueProperty,
+                     list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
                                     std::vector<RecordBatchRef> rows,
@@ -242,16 +260,7 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
                                                    state->metadata.table_uuid.substr(0, 8)));
     QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
     state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
-    if (constraints != nullptr && !constraints->unique.empty()) {
-      nlohmann::json list = nlohmann::json::array();
-      for (const UniqueConstraint& u : constraints->unique) {
-        nlohmann::json ids = nlohmann::json::array();
-        for (int c : u.columns) ids.push_back(state->metadata.fields[static_cast<size_t>(c)].id);
-        list.push_back({{"name", u.name}, {"field-ids", ids}, {"primary", u.primary}});
-      }
-      state->metadata.properties.emplace_back(
-          kUniqueProperty, list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    }
+    SetUniqueProperty(constraints, &state->metadata);
     state->version = 1;
   }
   TableMetadata& m = state->metadata;
@@ -453,7 +462,7 @@ class DataFileWriter {
 // snapshot, if any) written as the next metadata file, then the catalog's
 // compare-and-swap from `base`'s.
 Status WriteMetadataAndSwap(IcebergDatabase* db, const std::string& name, const IcebergState& base,
-                            IcebergState* state) {
+                            IcebergState* state, const std::string& new_name = "") {
   TableMetadata& m = state->metadata;
   const int64_t now = NowMs();
   m.metadata_log.emplace_back(base.metadata.last_updated_ms, base.metadata_location);
@@ -468,7 +477,7 @@ Status WriteMetadataAndSwap(IcebergDatabase* db, const std::string& name, const 
     QUIVER_RETURN_NOT_OK(file->Commit());
   }
   state->metadata_location = FileUri(metadata_path);
-  return db->SwapMetadataLocation(name, base.metadata_location, state->metadata_location);
+  return db->SwapMetadataLocation(name, base.metadata_location, state->metadata_location, new_name);
 }
 
 // The local paths of every file the table's metadata refers to: the
@@ -935,6 +944,65 @@ Status IcebergDatabase::DropTable(const std::string& name) {
   return Sqlite(db_, sqlite3_step(s.get()), "DROP TABLE");
 }
 
+Status IcebergDatabase::AlterTable(const MemoryTable& table,
+                                   const std::shared_ptr<MemoryTable>& next,
+                                   const std::vector<int>& moved) {
+  QUIVER_RETURN_NOT_OK(CheckTable(*next));
+  const TableVersionRef current = table.version();
+  auto base = std::static_pointer_cast<const IcebergState>(current->storage);
+  if (base == nullptr || dynamic_cast<const IcebergTableStore*>(table.store().get()) == nullptr ||
+      base->rows == nullptr) {
+    return Status::UnknownError("internal error: stored table \"{}\" without its Iceberg state",
+                                table.name());
+  }
+  auto state = std::make_shared<IcebergState>(*base);
+  state->version = base->version + 1;
+  TableMetadata& m = state->metadata;
+  const SchemaRef& schema = next->schema();
+  std::vector<iceberg::SchemaField> fields;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const Field& f = *schema->field(i);
+    const int from = moved[static_cast<size_t>(i)];
+    if (from >= 0) {
+      // A kept column keeps its field id (and so its values in every file).
+      iceberg::SchemaField sf = base->metadata.fields[static_cast<size_t>(from)];
+      sf.name = f.name;
+      fields.push_back(std::move(sf));
+      continue;
+    }
+    QUIVER_ASSIGN_OR_RAISE(std::string type, iceberg::IcebergTypeOf(*f.type));
+    fields.push_back({++m.last_column_id, f.name, std::move(type), !f.nullable});
+  }
+  const auto same = [](const iceberg::SchemaField& a, const iceberg::SchemaField& b) {
+    return a.id == b.id && a.name == b.name && a.type == b.type && a.required == b.required;
+  };
+  if (!std::equal(fields.begin(), fields.end(), m.fields.begin(), m.fields.end(), same)) {
+    // A new schema, the old one kept for the snapshots that name it.
+    int next_id = m.schema_id;
+    for (const auto& [id, text] : m.other_schemas) next_id = std::max(next_id, id);
+    m.other_schemas.emplace_back(m.schema_id, iceberg::SchemaJson(m.fields, m.schema_id));
+    m.schema_id = next_id + 1;
+    m.fields = std::move(fields);
+  }
+  SetUniqueProperty(next->constraints().get(), &m);
+  const bool renamed = next->name() != table.name();
+  QUIVER_RETURN_NOT_OK(WriteMetadataAndSwap(this, table.name(), *base, state.get(),
+                                            renamed ? next->name() : ""));
+  // The same files, read as next's columns.
+  std::vector<FieldRef> plain;
+  for (const auto& f : schema->fields) plain.push_back(field(f->name, f->type, f->nullable));
+  QUIVER_ASSIGN_OR_RAISE(state->rows,
+                         iceberg::IcebergRows::Make(next->name(), quiver::schema(std::move(plain)),
+                                                    m.fields, base->rows->files()));
+  auto version = std::make_shared<TableVersion>();
+  version->num_rows = state->rows->num_rows();
+  version->stored = state->rows;
+  version->storage = std::move(state);
+  next->Restore(std::move(version));
+  next->set_store(std::make_shared<IcebergTableStore>(shared_from_this(), next->name(), schema));
+  return Status::OK();
+}
+
 namespace {
 
 std::string QuoteIdentifier(const std::string& name) {
@@ -1162,7 +1230,7 @@ Result<std::vector<std::pair<std::string, std::string>>> IcebergDatabase::ViewSt
 }
 
 Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std::string& expected,
-                                             const std::string& next) {
+                                             const std::string& next, const std::string& new_name) {
   std::lock_guard<std::mutex> lock(mu_);
   QUIVER_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
   auto rollback = [&](Status st) {
@@ -1188,17 +1256,23 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
     if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "CREATE TABLE"));
   } else {
     Stmt s(db_,
-           "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? "
-           "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
+           "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?, "
+           "table_name = ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
            "metadata_location = ?");
     if (!s.status().ok()) return rollback(s.status());
     s.Bind(1, next);
     s.Bind(2, expected);
-    s.Bind(3, kCatalogName);
-    s.Bind(4, kNamespace);
-    s.Bind(5, table);
-    s.Bind(6, expected);
+    s.Bind(3, new_name.empty() ? table : new_name);
+    s.Bind(4, kCatalogName);
+    s.Bind(5, kNamespace);
+    s.Bind(6, table);
+    s.Bind(7, expected);
     const int rc = sqlite3_step(s.get());
+    if (rc == SQLITE_CONSTRAINT) {
+      return rollback(Status::Invalid("relation \"{}\" already exists in the catalog of {}",
+                                      new_name, dir_)
+                          .WithSqlState(sqlstate::kDuplicateTable));
+    }
     if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "commit"));
     if (sqlite3_changes(db_) != 1) {
       return rollback(Status::Invalid(

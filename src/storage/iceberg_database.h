@@ -59,6 +59,12 @@ class IcebergDatabase final : public DatabaseStorage,
   Status CheckTable(const MemoryTable& table) override;
   Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
   Status DropTable(const std::string& name) override;
+  // Iceberg schema evolution: a new schema (next schema-id) in which kept
+  // columns keep their field ids and added ones take ids after
+  // last-column-id; the current snapshot and its files stay as they are
+  // (scans read them by field id). A renamed table keeps its location.
+  Status AlterTable(const MemoryTable& table, const std::shared_ptr<MemoryTable>& next,
+                    const std::vector<int>& moved) override;
   Status CreateView(const std::string& name, const std::string& statement_text,
                     const std::vector<std::pair<std::string, TypeRef>>& columns,
                     bool replace) override;
@@ -75,9 +81,10 @@ class IcebergDatabase final : public DatabaseStorage,
   Status CheckWritable() const;
 
   // The catalog row's compare-and-swap (step 4 above); an empty `expected`
-  // inserts the row (CREATE TABLE).
+  // inserts the row (CREATE TABLE). A non-empty `new_name` renames the row
+  // in the same transaction (ALTER TABLE ... RENAME TO).
   Status SwapMetadataLocation(const std::string& table, const std::string& expected,
-                              const std::string& next);
+                              const std::string& next, const std::string& new_name = "");
 
  private:
   IcebergDatabase() = default;

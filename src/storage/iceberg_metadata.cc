@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -283,7 +284,19 @@ std::string ToJson(const TableMetadata& m) {
   j["last-updated-ms"] = m.last_updated_ms;
   j["last-column-id"] = m.last_column_id;
   j["current-schema-id"] = m.schema_id;
-  j["schemas"] = Json::array({SchemaObject(m.fields, m.schema_id)});
+  {
+    std::vector<std::pair<int, Json>> schemas;
+    for (const auto& [id, text] : m.other_schemas) {
+      Json o = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+      if (!o.is_discarded()) schemas.emplace_back(id, std::move(o));
+    }
+    schemas.emplace_back(m.schema_id, SchemaObject(m.fields, m.schema_id));
+    std::stable_sort(schemas.begin(), schemas.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    Json list = Json::array();
+    for (auto& [id, o] : schemas) list.push_back(std::move(o));
+    j["schemas"] = std::move(list);
+  }
   j["default-spec-id"] = 0;
   j["partition-specs"] = Json::array({Json{{"spec-id", 0}, {"fields", Json::array()}}});
   j["last-partition-id"] = 999;  // none yet: partition field ids start at 1000
@@ -352,9 +365,11 @@ Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::str
     int64_t current = 0;
     QUIVER_RETURN_NOT_OK(GetInt64(j, "current-schema-id", what, &current));
     for (const Json& s : j["schemas"]) {
-      if (s.is_object() && s.contains("schema-id") && s["schema-id"].is_number_integer() &&
-          s["schema-id"].get<int64_t>() == current) {
+      if (!s.is_object() || !s.contains("schema-id") || !s["schema-id"].is_number_integer()) continue;
+      if (s["schema-id"].get<int64_t>() == current) {
         schema = &s;
+      } else {
+        m.other_schemas.emplace_back(s["schema-id"].get<int>(), Dump(s, -1));
       }
     }
     m.schema_id = static_cast<int>(current);

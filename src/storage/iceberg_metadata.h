@@ -64,6 +64,9 @@ struct TableMetadata {
   int last_column_id = 0;
   int schema_id = 0;
   std::vector<SchemaField> fields;  // the current schema
+  // The table's other schemas (older ones, which older snapshots name), as
+  // their JSON objects, kept as read so that a commit writes them back.
+  std::vector<std::pair<int, std::string>> other_schemas;
   std::optional<int64_t> current_snapshot_id;
   std::vector<Snapshot> snapshots;
   std::vector<std::pair<int64_t, int64_t>> snapshot_log;  // (timestamp-ms, snapshot-id)

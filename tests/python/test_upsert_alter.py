@@ -230,18 +230,3 @@ def test_unknown_schema_sqlstate(pg, quiver_bin, sql):
 @pytest.mark.parametrize("name", sorted(SCHEMA))
 def test_schema_qualified_matches_postgres(pg, quiver_bin, name):
     assert_same(pg, quiver_bin, SCHEMA[name])
-
-
-def test_alter_refused_on_db_tables(quiver_bin, tmp_path):
-    """ALTER TABLE of a --db table would need Iceberg schema evolution, not
-    written yet: refused (0A000), the stored table unchanged."""
-    from test_iceberg_db import quiver_sql, catalog
-    db = tmp_path / "db"
-    quiver_sql(quiver_bin, db, "CREATE TABLE a (k int, v text); INSERT INTO a VALUES (1, 'x')")
-    for sql in ["ALTER TABLE a ADD COLUMN n int", "ALTER TABLE a DROP COLUMN v",
-                "ALTER TABLE a RENAME COLUMN v TO w", "ALTER TABLE a RENAME TO b"]:
-        r = quiver_sql(quiver_bin, db, sql, check=False)
-        assert r.returncode != 0 and "ALTER TABLE in a --db database" in r.stderr, (sql, r.stderr)
-    table = catalog(db).load_table("public.a")
-    assert list(table.schema().column_names) == ["k", "v"]
-    assert table.scan().to_arrow().to_pylist() == [{"k": 1, "v": "x"}]
