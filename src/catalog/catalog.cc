@@ -12,6 +12,109 @@ bool IdentifierEquals(const std::string& a, const std::string& b) {
   return true;
 }
 
+std::pair<std::string, std::string> SplitQualifiedName(const std::string& name) {
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return {"public", name};
+  return {name.substr(0, dot), name.substr(dot + 1)};
+}
+
+std::string QualifiedName(const std::string& schema, const std::string& relation) {
+  return schema == "public" ? relation : schema + "." + relation;
+}
+
+bool IsBuiltinSchema(const std::string& schema) {
+  return schema == "public" || schema == "pg_catalog" || schema == "information_schema";
+}
+
+namespace {
+
+Status MissingSchema(const std::string& name) {
+  return Status::KeyError("schema \"{}\" does not exist", name)
+      .WithSqlState(sqlstate::kInvalidSchemaName);
+}
+
+}  // namespace
+
+Status Catalog::CreateSchema(const std::string& name, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (IsBuiltinSchema(name) || schemas_.count(name)) {
+    if (if_not_exists) return Status::OK();
+    return Status::Invalid("schema \"{}\" already exists", name).WithSqlState("42P06");
+  }
+  schemas_[name] = "";
+  return Status::OK();
+}
+
+Status Catalog::DropSchema(const std::string& name, bool if_exists, bool cascade) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!schemas_.count(name)) {
+    if (IsBuiltinSchema(name)) {
+      return Status::Unsupported("dropping schema \"{}\"", name)
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+    if (if_exists) return Status::OK();
+    return MissingSchema(name);
+  }
+  const std::string prefix = name + ".";
+  std::vector<std::string> inside;
+  for (const auto& [n, e] : entries_) {
+    if (n.compare(0, prefix.size(), prefix) == 0) inside.push_back(n);
+  }
+  if (!inside.empty() && !cascade) {
+    std::string detail;
+    for (const auto& n : inside) {
+      auto e = entries_.find(n)->second;
+      detail += fmt::format("{}{} {} depends on schema {}", detail.empty() ? "" : "\n",
+                            e->view ? "view" : "table", n, name);
+    }
+    return Status::Invalid("cannot drop schema {} because other objects depend on it", name)
+        .WithSqlState("2BP01")
+        .WithDetail(detail)
+        .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
+  for (const auto& n : inside) {
+    for (auto i = indexes_.begin(); i != indexes_.end();) {
+      i = i->second == n ? indexes_.erase(i) : std::next(i);
+    }
+    entries_.erase(n);
+  }
+  schemas_.erase(name);
+  return Status::OK();
+}
+
+Status Catalog::CheckSchemaLocked(const std::string& name) const {
+  const std::string schema = SplitQualifiedName(name).first;
+  if (schema == "public" || schemas_.count(schema)) return Status::OK();
+  if (IsBuiltinSchema(schema)) {
+    return Status::Unsupported("creating relations in the system schema {}", schema)
+        .WithSqlState(sqlstate::kFeatureNotSupported);
+  }
+  return MissingSchema(schema);
+}
+
+bool Catalog::HasSchema(const std::string& name) const {
+  if (IsBuiltinSchema(name)) return true;
+  std::lock_guard<std::mutex> lock(mu_);
+  return schemas_.count(name) > 0;
+}
+
+std::vector<std::string> Catalog::SchemaNames() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [n, v] : schemas_) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> Catalog::NamesInSchema(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string prefix = name + ".";
+  std::vector<std::string> out;
+  for (const auto& [n, e] : entries_) {
+    if (n.compare(0, prefix.size(), prefix) == 0) out.push_back(n);
+  }
+  return out;
+}
+
 std::map<std::string, std::shared_ptr<const CatalogEntry>>::const_iterator Catalog::Find(
     const std::string& name) const {
   auto it = entries_.find(name);
@@ -29,6 +132,7 @@ std::map<std::string, std::shared_ptr<const CatalogEntry>>::const_iterator Catal
 Status Catalog::CreateTable(const std::string& name, std::shared_ptr<TableSource> table,
                             bool replace) {
   std::lock_guard<std::mutex> lock(mu_);
+  QUIVER_RETURN_NOT_OK(CheckSchemaLocked(name));
   auto it = entries_.find(name);
   if (it != entries_.end() && !replace)
     return Status::Invalid("relation \"{}\" already exists", name)
@@ -41,6 +145,7 @@ Status Catalog::CreateTable(const std::string& name, std::shared_ptr<TableSource
 
 Status Catalog::CreateView(std::shared_ptr<const ViewDefinition> view, bool replace) {
   std::lock_guard<std::mutex> lock(mu_);
+  QUIVER_RETURN_NOT_OK(CheckSchemaLocked(view->name));
   auto it = entries_.find(view->name);
   if (it != entries_.end()) {
     if (!replace)
@@ -125,13 +230,14 @@ std::vector<std::string> Catalog::TableNames() const {
 
 CatalogSnapshot Catalog::Snapshot() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return CatalogSnapshot{entries_, indexes_};
+  return CatalogSnapshot{entries_, indexes_, schemas_};
 }
 
 void Catalog::Restore(CatalogSnapshot snapshot) {
   std::lock_guard<std::mutex> lock(mu_);
   entries_ = std::move(snapshot.entries);
   indexes_ = std::move(snapshot.indexes);
+  schemas_ = std::move(snapshot.schemas);
 }
 
 namespace {
@@ -191,9 +297,18 @@ Status Catalog::Commit(const CatalogSnapshot& base, const CatalogSnapshot& next,
           .WithSqlState("40001");  // serialization_failure
     }
   }
+  const std::vector<std::string> schemas = ChangedKeys(base.schemas, next.schemas);
+  for (const std::string& k : schemas) {
+    if (!SameAt(base.schemas, schemas_, k)) {
+      return Status::Invalid(
+                 "could not serialize access due to concurrent update (schema \"{}\")", k)
+          .WithSqlState("40001");  // serialization_failure
+    }
+  }
   QUIVER_RETURN_NOT_OK(publish());
   for (const std::string& k : entries) CopyAt(next.entries, &entries_, k);
   for (const std::string& k : indexes) CopyAt(next.indexes, &indexes_, k);
+  for (const std::string& k : schemas) CopyAt(next.schemas, &schemas_, k);
   return Status::OK();
 }
 

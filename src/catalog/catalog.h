@@ -37,6 +37,7 @@ struct CatalogEntry {
 struct CatalogSnapshot {
   std::map<std::string, std::shared_ptr<const CatalogEntry>> entries;
   std::map<std::string, std::string> indexes;  // index name -> table
+  std::map<std::string, std::string> schemas;  // created schema -> "" (a set)
 };
 
 class Catalog {
@@ -51,6 +52,20 @@ class Catalog {
   // Null when absent.
   std::shared_ptr<const CatalogEntry> Lookup(const std::string& name) const;
   std::vector<std::string> TableNames() const;
+
+  // Schemas: public (the default), pg_catalog and information_schema always
+  // exist; CREATE SCHEMA adds others. A table or view in schema s is the
+  // entry "s.t" (SplitQualifiedName); one in public is plain "t".
+  // Errors as PostgreSQL's: 42P06 duplicate, 3F000 missing, 2BP01 not empty
+  // without `cascade`. DropSchema with `cascade` drops the schema's tables,
+  // views and indexes too (the caller has dropped their stored copies).
+  Status CreateSchema(const std::string& name, bool if_not_exists);
+  Status DropSchema(const std::string& name, bool if_exists, bool cascade);
+  bool HasSchema(const std::string& name) const;
+  // The schemas CREATE SCHEMA made, in name order.
+  std::vector<std::string> SchemaNames() const;
+  // The entries of schema `name` ("s.t"), in name order.
+  std::vector<std::string> NamesInSchema(const std::string& name) const;
 
   // Index names (indexes are accepted for compatibility and do nothing:
   // every query scans columns). Errors as PostgreSQL's.
@@ -69,6 +84,8 @@ class Catalog {
                 const std::function<Status()>& publish);
 
  private:
+  // OK when the schema of catalog name `name` takes new relations.
+  Status CheckSchemaLocked(const std::string& name) const;  // REQUIRES: mu_ held
   // Exact, else the unique case-insensitive match; end() when none.
   std::map<std::string, std::shared_ptr<const CatalogEntry>>::const_iterator Find(
       const std::string& name) const;
@@ -76,9 +93,18 @@ class Catalog {
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const CatalogEntry>> entries_;  // GUARDED_BY(mu_)
   std::map<std::string, std::string> indexes_;                           // name -> table; GUARDED_BY(mu_)
+  std::map<std::string, std::string> schemas_;                           // GUARDED_BY(mu_)
 };
 
 // Case-insensitive ASCII comparison of identifiers.
 bool IdentifierEquals(const std::string& a, const std::string& b);
+
+// A catalog name's schema and relation: "s.t" -> {"s", "t"}, "t" ->
+// {"public", "t"} (a table name holding a dot reads as qualified).
+std::pair<std::string, std::string> SplitQualifiedName(const std::string& name);
+// The catalog name of relation `relation` in `schema` (plain in public).
+std::string QualifiedName(const std::string& schema, const std::string& relation);
+// Whether `schema` is one of the schemas that always exist.
+bool IsBuiltinSchema(const std::string& schema);
 
 }  // namespace quiver

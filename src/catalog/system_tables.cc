@@ -1,5 +1,7 @@
 #include "catalog/system_tables.h"
 
+#include <algorithm>
+
 #include "catalog/file_table.h"
 #include "catalog/foreign_table.h"
 #include "catalog/memory_table.h"
@@ -84,6 +86,17 @@ constexpr int64_t kInformationSchemaOid = 13000;
 constexpr int64_t kFirstRelationOid = 16384;
 
 Value Oid(int64_t v) { return Value::Int64(v); }
+
+// The oid of a schema: the system ones' above, created ones numbered after
+// information_schema in name order (`created`: Catalog::SchemaNames()).
+int64_t SchemaOid(const std::vector<std::string>& created, const std::string& schema) {
+  if (schema == "pg_catalog") return kPgCatalogOid;
+  if (schema == "information_schema") return kInformationSchemaOid;
+  for (size_t i = 0; i < created.size(); ++i) {
+    if (created[i] == schema) return kInformationSchemaOid + 1 + static_cast<int64_t>(i);
+  }
+  return kPublicOid;
+}
 FieldRef OidField(const char* name) { return field(name, int64(), false); }
 
 }  // namespace
@@ -95,6 +108,10 @@ Result<std::shared_ptr<TableSource>> PgCatalogTable(const Catalog& catalog, cons
     b.Add({Oid(kPgCatalogOid), Text("pg_catalog"), Oid(10)});
     b.Add({Oid(kPublicOid), Text("public"), Oid(10)});
     b.Add({Oid(kInformationSchemaOid), Text("information_schema"), Oid(10)});
+    const std::vector<std::string> schemas = catalog.SchemaNames();
+    for (size_t i = 0; i < schemas.size(); ++i) {
+      b.Add({Oid(SchemaOid(schemas, schemas[i])), Text(schemas[i]), Oid(10)});
+    }
     return b.Finish();
   }
   if (name == "pg_type") {
@@ -116,7 +133,9 @@ Result<std::shared_ptr<TableSource>> PgCatalogTable(const Catalog& catalog, cons
       const char* kind = e->view ? "v" : IsForeign(*e->table) ? "f" : "r";
       float tuples = -1;  // PostgreSQL's "never analyzed"
       if (e->table != nullptr && e->table->EstimatedRows() >= 0) tuples = static_cast<float>(e->table->EstimatedRows());
-      b.Add({Oid(kFirstRelationOid + static_cast<int64_t>(i)), Text(names[i]), Oid(kPublicOid), Text(kind),
+      const auto [schema, relation] = SplitQualifiedName(names[i]);
+      b.Add({Oid(kFirstRelationOid + static_cast<int64_t>(i)), Text(relation),
+             Oid(SchemaOid(catalog.SchemaNames(), schema)), Text(kind),
              Value::Float(tuples), Value::Boolean(false), Text("p")});
     }
     return b.Finish();
@@ -153,8 +172,18 @@ Result<std::shared_ptr<TableSource>> InformationSchemaTable(const Catalog& catal
       auto e = catalog.Lookup(n);
       if (e == nullptr) continue;
       const char* type = e->view ? "VIEW" : IsForeign(*e->table) ? "FOREIGN" : "BASE TABLE";
-      b.Add({Text("quiver"), Text("public"), Text(n), Text(type)});
+      const auto [schema, relation] = SplitQualifiedName(n);
+      b.Add({Text("quiver"), Text(schema), Text(relation), Text(type)});
     }
+    return b.Finish();
+  }
+  if (name == "schemata") {
+    TableBuilder b("schemata", {field("catalog_name", utf8()), field("schema_name", utf8()),
+                                field("schema_owner", utf8())});
+    std::vector<std::string> schemas = {"information_schema", "pg_catalog", "public"};
+    for (const auto& s : catalog.SchemaNames()) schemas.push_back(s);
+    std::sort(schemas.begin(), schemas.end());
+    for (const auto& s : schemas) b.Add({Text("quiver"), Text(s), Text("quiver")});
     return b.Finish();
   }
   if (name == "columns") {
@@ -170,7 +199,8 @@ Result<std::shared_ptr<TableSource>> InformationSchemaTable(const Catalog& catal
       for (int i = 0; i < s->num_fields(); ++i) {
         const Field& f = *s->field(i);
         const bool dec = f.type->id == TypeId::kDecimal128;
-        b.Add({Text("quiver"), Text("public"), Text(n), Text(f.name), Value::Int32(i + 1),
+        const auto [schema, relation] = SplitQualifiedName(n);
+        b.Add({Text("quiver"), Text(schema), Text(relation), Text(f.name), Value::Int32(i + 1),
                Text(f.nullable ? "YES" : "NO"), Text(PgTypeName(*f.type)),
                dec ? Value::Int32(f.type->precision) : Value::Null(int32()),
                dec ? Value::Int32(f.type->scale) : Value::Null(int32())});
@@ -195,11 +225,13 @@ Result<std::shared_ptr<TableSource>> InformationSchemaTable(const Catalog& catal
       const auto* ft = e && e->table ? dynamic_cast<const ForeignTable*>(e->table.get()) : nullptr;
       if (ft == nullptr) continue;
       if (!options) {
-        b.Add({Text("quiver"), Text("public"), Text(n), Text("quiver"), Text("arrow_fdw")});
+        b.Add({Text("quiver"), Text(SplitQualifiedName(n).first), Text(SplitQualifiedName(n).second),
+               Text("quiver"), Text("arrow_fdw")});
         continue;
       }
       for (const auto& [k, v] : ft->definition().options) {
-        b.Add({Text("quiver"), Text("public"), Text(n), Text(k), Text(v)});
+        b.Add({Text("quiver"), Text(SplitQualifiedName(n).first), Text(SplitQualifiedName(n).second),
+               Text(k), Text(v)});
       }
     }
     return b.Finish();

@@ -66,6 +66,11 @@ class DatabaseStorage {
                             const std::vector<std::pair<std::string, TypeRef>>& columns,
                             bool replace) = 0;
   virtual Status DropView(const std::string& name) = 0;
+  // CREATE SCHEMA / DROP SCHEMA (its tables and views with it: the engine
+  // drops a non-empty schema only with CASCADE). Tables and views of a
+  // schema are named "s.t" (catalog/catalog.h SplitQualifiedName).
+  virtual Status CreateSchema(const std::string& name) = 0;
+  virtual Status DropSchema(const std::string& name) = 0;
 };
 
 }  // namespace quiver

@@ -607,6 +607,14 @@ struct Database::Impl {
       without_default.column.default_value = nullptr;
       stmt = &without_default;
     }
+    if (statement.action == sql::AlterTableStatement::kRenameTable &&
+        statement.table.find('.') != std::string::npos) {
+      // The new name is in the table's schema (PostgreSQL's RENAME TO).
+      if (stmt != &without_default) without_default = statement;
+      without_default.new_name =
+          QualifiedName(SplitQualifiedName(statement.table).first, statement.new_name);
+      stmt = &without_default;
+    }
     const sql::AlterTableStatement& s = *stmt;
     auto entry = Cat()->Lookup(s.table);
     if (entry == nullptr) {
@@ -1168,8 +1176,111 @@ struct Database::Impl {
     return r;
   }
 
+  // 3F000 for DDL naming a relation "s.t" of a schema that does not exist,
+  // as PostgreSQL's (statements that read or write rows find no relation
+  // "s.t" instead: 42P01). IF EXISTS forms are left to skip the name.
+  Status CheckSchemas(const sql::Statement& stmt) {
+    std::vector<std::string> names;
+    switch (stmt.kind) {
+      case sql::StatementKind::kCreateTable:
+        names.push_back(static_cast<const sql::CreateTableStatement&>(stmt).name);
+        break;
+      case sql::StatementKind::kCreateView:
+        names.push_back(static_cast<const sql::CreateViewStatement&>(stmt).name);
+        break;
+      case sql::StatementKind::kCreateIndex:
+        names.push_back(static_cast<const sql::CreateIndexStatement&>(stmt).table);
+        break;
+      case sql::StatementKind::kDrop: {
+        const auto& d = static_cast<const sql::DropStatement&>(stmt);
+        if (!d.if_exists) names = d.names;
+        break;
+      }
+      case sql::StatementKind::kAlterTable: {
+        const auto& a = static_cast<const sql::AlterTableStatement&>(stmt);
+        if (!a.if_exists) names.push_back(a.table);
+        break;
+      }
+      case sql::StatementKind::kTruncate:
+        names = static_cast<const sql::TruncateStatement&>(stmt).tables;
+        break;
+      case sql::StatementKind::kCopy:
+        names.push_back(static_cast<const sql::CopyStatement&>(stmt).table);
+        break;
+      default:
+        break;
+    }
+    for (const std::string& name : names) {
+      if (name.find('.') == std::string::npos) continue;
+      const std::string schema = SplitQualifiedName(name).first;
+      if (!Cat()->HasSchema(schema)) {
+        return Status::KeyError("schema \"{}\" does not exist", schema)
+            .WithSqlState(sqlstate::kInvalidSchemaName);
+      }
+    }
+    return Status::OK();
+  }
+
+  // CREATE SCHEMA / DROP SCHEMA (NoOpStatements with those tags; see
+  // sql/transform_statement.cc). On a --db database a schema is an Iceberg
+  // namespace, stored first: a failure there changes nothing.
+  Result<QueryResult> ExecuteSchemaStatement(const sql::NoOpStatement& s) {
+    const std::string& name = s.object;
+    if (s.tag == "CREATE SCHEMA") {
+      if (name.rfind("pg_", 0) == 0) {
+        return Status::Invalid("unacceptable schema name \"{}\"", name)
+            .WithSqlState("42939")  // reserved_name
+            .WithDetail("The prefix \"pg_\" is reserved for system schemas.");
+      }
+      if (name.find('.') != std::string::npos) {
+        return Status::Unsupported("a schema name holding a dot (\"{}\")", name)
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
+      if (Cat()->HasSchema(name)) {
+        if (s.if_not_exists) return Command("CREATE SCHEMA");
+        return Status::Invalid("schema \"{}\" already exists", name).WithSqlState("42P06");
+      }
+      if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateSchema(name));
+      QUIVER_RETURN_NOT_OK(Cat()->CreateSchema(name, s.if_not_exists));
+      return Command("CREATE SCHEMA");
+    }
+    const bool cascade = s.wrapper == "CASCADE";
+    const std::vector<std::string> inside = Cat()->NamesInSchema(name);
+    const bool exists = Cat()->HasSchema(name) && !IsBuiltinSchema(name);
+    if (db->options_.storage && exists && (cascade || inside.empty())) {
+      QUIVER_RETURN_NOT_OK(db->options_.storage->DropSchema(name));
+    }
+    QUIVER_RETURN_NOT_OK(Cat()->DropSchema(name, s.if_not_exists, cascade));
+    return Command("DROP SCHEMA");
+  }
+
+  // SET search_path: only public (and pg_catalog, "$user") is searched, so
+  // another schema there is refused rather than ignored.
+  static Status CheckSet(const sql::SetStatement& s) {
+    if (s.name != "search_path") return Status::OK();
+    std::string item;
+    std::vector<std::string> items;
+    for (char c : s.value + ",") {
+      if (c == ',') {
+        items.push_back(item);
+        item.clear();
+      } else if (c != ' ' && c != '"' && c != '\'') {
+        item.push_back(c);
+      }
+    }
+    for (const std::string& i : items) {
+      if (i == "public" || i == "pg_catalog" || i == "$user" || i.empty()) continue;
+      return Status::Unsupported("SET search_path to schema \"{}\": names outside public must be qualified",
+                                 i)
+          .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithHint("Write s.t for a table of schema s.");
+    }
+    return Status::OK();
+  }
+
   Result<QueryResult> ExecuteStatement(sql::Statement& stmt, const std::vector<Value>& params) {
     if (db->options_.storage) QUIVER_RETURN_NOT_OK(CheckStorable(stmt));
+    QUIVER_RETURN_NOT_OK(CheckSchemas(stmt));
     switch (stmt.kind) {
       case sql::StatementKind::kSelect:
         return ExecuteSelect(static_cast<sql::SelectStatement&>(stmt), params);
@@ -1186,6 +1297,7 @@ struct Database::Impl {
       case sql::StatementKind::kCopy:
         return ExecuteCopy(static_cast<sql::CopyStatement&>(stmt), params);
       case sql::StatementKind::kSet:
+        QUIVER_RETURN_NOT_OK(CheckSet(static_cast<const sql::SetStatement&>(stmt)));
         return Command("SET");
       case sql::StatementKind::kTransaction:
         return Status::UnknownError("internal error: transaction statements run in RunStatement");
@@ -1224,7 +1336,9 @@ struct Database::Impl {
         return Command(std::move(tag));
       }
       case sql::StatementKind::kNoOp: {
-        QUIVER_ASSIGN_OR_RAISE(std::string tag, ExecuteForeignNoOp(static_cast<sql::NoOpStatement&>(stmt)));
+        const auto& noop = static_cast<sql::NoOpStatement&>(stmt);
+        if (noop.tag == "CREATE SCHEMA" || noop.tag == "DROP SCHEMA") return ExecuteSchemaStatement(noop);
+        QUIVER_ASSIGN_OR_RAISE(std::string tag, ExecuteForeignNoOp(noop));
         return Command(std::move(tag));
       }
       case sql::StatementKind::kAlterTable:

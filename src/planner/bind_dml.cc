@@ -131,7 +131,7 @@ Result<LogicalOpPtr> Binder::AddCheckColumns(const MemoryTable& table, LogicalOp
   const auto bindings = rows->GetColumnBindings();
   const auto types = rows->GetTypes();
   ScopeTable st;
-  st.alias = table.name();
+  st.alias = SplitQualifiedName(table.name()).second;
   for (int c = 0; c < schema->num_fields(); ++c) {
     st.names.push_back(schema->field(c)->name);
     st.types.push_back(schema->field(c)->type);
@@ -333,7 +333,7 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
     // RETURNING reads the rows as inserted (defaults filled, values cast):
     // the target, by its alias if it has one, over the projection's outputs.
     ScopeTable st;
-    st.alias = statement->alias.empty() ? table->name() : statement->alias;
+    st.alias = statement->alias.empty() ? SplitQualifiedName(table->name()).second : statement->alias;
     for (int c = 0; c < target->num_fields(); ++c) {
       st.names.push_back(target->field(c)->name);
       st.types.push_back(target->field(c)->type);
@@ -461,7 +461,7 @@ Result<Binder::ModifiedTable> Binder::BindModifiedTable(const std::string& name,
                                                         const sql::ParsedExpr* where) {
   ModifiedTable m;
   QUIVER_ASSIGN_OR_RAISE(m.table, BindTargetTable(name, location, false));
-  QUIVER_ASSIGN_OR_RAISE(m.plan, MakeGet(m.table, alias, name, location));
+  QUIVER_ASSIGN_OR_RAISE(m.plan, MakeGet(m.table, alias, SplitQualifiedName(name).second, location));
   const SchemaRef schema = m.table->schema();
   const auto bindings = m.plan->GetColumnBindings();
   for (int c = 0; c < schema->num_fields(); ++c) {
@@ -493,7 +493,7 @@ Result<BoundQuery> Binder::BindModifiedReturning(const MemoryTable& table, const
   // outputs, the row as written or deleted, rather than the scan's columns.
   Binder scope(state_);
   ScopeTable st;
-  st.alias = alias.empty() ? table.name() : alias.name;
+  st.alias = alias.empty() ? SplitQualifiedName(table.name()).second : alias.name;
   const SchemaRef schema = table.schema();
   for (int c = 0; c < schema->num_fields(); ++c) {
     st.names.push_back(schema->field(c)->name);
@@ -520,7 +520,8 @@ Result<BoundQuery> Binder::BindJoinedModification(
   QUIVER_ASSIGN_OR_RAISE(TableVersionRef in_memory,
                          MemoryTable::Materialize(table->schema(), table->version()));
   auto positioned = std::make_shared<PositionedTable>(table, std::move(in_memory));
-  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, MakeGet(positioned, alias, name, location));
+  QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan,
+                         MakeGet(positioned, alias, SplitQualifiedName(name).second, location));
   // The position column is reachable only qualified (t.ctid), as PostgreSQL's.
   scope_.back().hidden.back() = true;
   const size_t first_source = scope_.size();

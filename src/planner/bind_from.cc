@@ -188,14 +188,17 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
       return r;
     }
   }
+  // A relation of a created schema is the catalog's "s.t" (never the bare
+  // name: that would be another table); PostgreSQL's words when absent.
+  std::string key = ref.name;
   if (!ref.schema.empty() && ref.schema != "public" && ref.schema != "information_schema" &&
       ref.schema != "pg_catalog") {
-    // Not read as the bare name: that would be another table. (Schemas
-    // other than public do not exist yet; PostgreSQL's words for a relation
-    // in a schema it does not have.)
-    return Status::KeyError("relation \"{}.{}\" does not exist", ref.schema, ref.name)
-        .WithSqlState(sqlstate::kUndefinedTable)
-        .WithPosition(ref.location);
+    key = QualifiedName(ref.schema, ref.name);
+    if (state_->catalog == nullptr || state_->catalog->Lookup(key) == nullptr) {
+      return Status::KeyError("relation \"{}.{}\" does not exist", ref.schema, ref.name)
+          .WithSqlState(sqlstate::kUndefinedTable)
+          .WithPosition(ref.location);
+    }
   }
   if (ref.schema == "information_schema" && state_->catalog != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(auto system, InformationSchemaTable(*state_->catalog, ref.name));
@@ -205,7 +208,7 @@ Result<LogicalOpPtr> Binder::BindBaseTable(const TableRef& ref) {
           .WithPosition(ref.location);
     return MakeGet(system, ref.alias, ref.name, ref.location);
   }
-  auto entry = state_->catalog ? state_->catalog->Lookup(ref.name) : nullptr;
+  auto entry = state_->catalog ? state_->catalog->Lookup(key) : nullptr;
   // pg_catalog's tables, qualified or not (a table of the same name wins
   // over an unqualified reference).
   if (state_->catalog != nullptr &&

@@ -71,11 +71,11 @@ Status UnsupportedAt(int location, const std::string& what);
 
 // The string of a String node (names, column lists).
 std::string StringOf(const pg_query::Node& node);
-// The table a DDL / DML statement names: `t` or `public.t`. Schemas other
-// than public do not exist yet, and a name in one is never read as the
-// bare name: PostgreSQL's errors, 42P01 'relation "s.t" does not exist'
-// where the statement reads or writes rows (`rows`: INSERT, UPDATE,
-// DELETE), else 3F000 'schema "s" does not exist'; a database name is 0A000.
+// The catalog name of the table a DDL / DML statement names: `t` for `t`
+// and `public.t`, `s.t` for `s.t` (catalog/catalog.h SplitQualifiedName);
+// whether schema s exists is checked when the statement runs. A name in
+// pg_catalog or information_schema is 42P01 where the statement writes rows
+// (`rows`: INSERT, UPDATE, DELETE), else 0A000; a database name is 0A000.
 Result<std::string> TableName(const pg_query::RangeVar& r, bool rows = false);
 // The same check of a name's parts (database, schema, name).
 Status CheckQualifiers(const std::vector<std::string>& parts, int location, bool rows = false);

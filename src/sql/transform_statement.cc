@@ -2,6 +2,7 @@
 // DROP, EXPLAIN, COPY, SET, transactions, UPDATE, DELETE.
 #include <algorithm>
 
+#include "sql/ast_foreign.h"
 #include "sql/transform_internal.h"
 
 namespace quiver::sql::internal {
@@ -40,20 +41,22 @@ Status CheckQualifiers(const std::vector<std::string>& parts, int location, bool
     for (const auto& p : parts) all += (all.empty() ? "" : ".") + p;
     return UnsupportedAt(location, "cross-database references (" + all + ")");
   }
-  if (parts.size() == 2 && parts[0] != "public") {
+  // Other schemas are the catalog's: whether one exists is known when the
+  // statement runs (engine/database.cc CheckSchemas).
+  if (parts.size() == 2 && (parts[0] == "pg_catalog" || parts[0] == "information_schema")) {
     if (rows) {
       return Status::KeyError("relation \"{}.{}\" does not exist", parts[0], parts[1])
           .WithSqlState(sqlstate::kUndefinedTable)
           .WithPosition(location);
     }
-    if (parts[0] == "pg_catalog" || parts[0] == "information_schema") {
-      return UnsupportedAt(location, "changing the system schema " + parts[0]);
-    }
-    return Status::KeyError("schema \"{}\" does not exist", parts[0])
-        .WithSqlState(sqlstate::kInvalidSchemaName)
-        .WithPosition(location);
+    return UnsupportedAt(location, "changing the system schema " + parts[0]);
   }
   return Status::OK();
+}
+
+static std::string JoinQualified(const std::vector<std::string>& parts) {
+  if (parts.size() == 2 && parts[0] != "public") return parts[0] + "." + parts[1];
+  return parts.back();
 }
 
 Result<std::string> TableName(const pg_query::RangeVar& r, bool rows) {
@@ -62,7 +65,7 @@ Result<std::string> TableName(const pg_query::RangeVar& r, bool rows) {
   if (!r.schemaname().empty()) parts.push_back(r.schemaname());
   parts.push_back(r.relname());
   QUIVER_RETURN_NOT_OK(CheckQualifiers(parts, r.location(), rows));
-  return r.relname();
+  return JoinQualified(parts);
 }
 
 Status Transformer::TransformReturning(
@@ -220,6 +223,20 @@ Result<std::unique_ptr<Statement>> Transformer::TransformStatement(const pg_quer
     }
     case pg_query::Node::kCreateTrigStmt:
       return UnsupportedAt(location, "triggers");
+    case pg_query::Node::kCreateSchemaStmt: {
+      // CREATE SCHEMA rides on NoOpStatement (a tag and a name), which the
+      // engine runs (engine/database.cc ExecuteSchemaStatement), rather than
+      // a statement of its own in ast.h.
+      const auto& c = node.create_schema_stmt();
+      if (c.schema_elts_size() > 0) return UnsupportedAt(location, "CREATE SCHEMA with schema elements");
+      if (c.has_authrole()) return UnsupportedAt(location, "CREATE SCHEMA ... AUTHORIZATION");
+      auto s = std::make_unique<NoOpStatement>();
+      s->tag = "CREATE SCHEMA";
+      s->object = c.schemaname();
+      s->if_not_exists = c.if_not_exists();
+      out = std::move(s);
+      break;
+    }
     case pg_query::Node::kCreateForeignTableStmt:
     case pg_query::Node::kImportForeignSchemaStmt:
     case pg_query::Node::kAlterTableStmt:
@@ -561,6 +578,16 @@ Result<std::unique_ptr<Statement>> Transformer::TransformView(const pg_query::Vi
 }
 
 Result<std::unique_ptr<Statement>> Transformer::TransformDrop(const pg_query::DropStmt& s) {
+  if (s.remove_type() == pg_query::OBJECT_SCHEMA) {
+    // DROP SCHEMA rides on NoOpStatement (see TransformCreateSchema).
+    if (s.objects_size() != 1) return UnsupportedAt(-1, "DROP SCHEMA of several schemas");
+    auto out = std::make_unique<NoOpStatement>();
+    out->tag = "DROP SCHEMA";
+    out->object = StringOf(s.objects(0));
+    out->if_not_exists = s.missing_ok();  // IF EXISTS
+    out->wrapper = s.behavior() == pg_query::DROP_CASCADE ? "CASCADE" : "RESTRICT";
+    return std::unique_ptr<Statement>(std::move(out));
+  }
   auto out = std::make_unique<DropStatement>();
   out->if_exists = s.missing_ok();
   switch (s.remove_type()) {
@@ -585,14 +612,8 @@ Result<std::unique_ptr<Statement>> Transformer::TransformDrop(const pg_query::Dr
     if (o.has_list() && o.list().items_size() > 0) {
       std::vector<std::string> parts;
       for (const auto& p : o.list().items()) parts.push_back(StringOf(p));
-      Status st = CheckQualifiers(parts, -1);
-      if (!st.ok()) {
-        // DROP ... IF EXISTS of a name in a missing schema drops nothing,
-        // as PostgreSQL's (which says so in a NOTICE).
-        if (s.missing_ok() && st.sql_state() == std::string(sqlstate::kInvalidSchemaName)) continue;
-        return st;
-      }
-      out->names.push_back(parts.back());
+      QUIVER_RETURN_NOT_OK(CheckQualifiers(parts, -1));
+      out->names.push_back(JoinQualified(parts));
     } else {
       out->names.push_back(StringOf(o));
     }

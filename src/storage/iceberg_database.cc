@@ -256,7 +256,8 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
     // A new table: a location of its own, so that a table dropped and
     // created again never shares files with the old one.
     state->metadata.table_uuid = iceberg::NewUuid();
-    state->metadata.location = FileUri(fmt::format("{}/{}.db/{}-{}", db->dir(), kNamespace, name,
+    const auto [ns, bare] = SplitQualifiedName(name);
+    state->metadata.location = FileUri(fmt::format("{}/{}.db/{}-{}", db->dir(), ns, bare,
                                                    state->metadata.table_uuid.substr(0, 8)));
     QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
     state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
@@ -878,17 +879,23 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     Stmt s(db_,
-           "SELECT table_name, metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
-           "table_namespace = ? AND (iceberg_type IS NULL OR iceberg_type = 'TABLE') "
-           "ORDER BY table_name");
+           "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables WHERE "
+           "catalog_name = ? AND (iceberg_type IS NULL OR iceberg_type = 'TABLE') "
+           "ORDER BY table_namespace, table_name");
     QUIVER_RETURN_NOT_OK(s.status());
     s.Bind(1, kCatalogName);
-    s.Bind(2, kNamespace);
     int rc;
     while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-      rows.emplace_back(Column(s.get(), 0), Column(s.get(), 1));
+      const std::string ns = Column(s.get(), 0);
+      // Nested namespaces (a.b) have no schema here: left out.
+      if (ns.find('.') != std::string::npos) continue;
+      rows.emplace_back(QualifiedName(ns, Column(s.get(), 1)), Column(s.get(), 2));
     }
     QUIVER_RETURN_NOT_OK(Sqlite(db_, rc, "reading iceberg_tables"));
+  }
+  QUIVER_ASSIGN_OR_RAISE(std::vector<std::string> namespaces, Namespaces());
+  for (const std::string& ns : namespaces) {
+    if (!IsBuiltinSchema(ns)) QUIVER_RETURN_NOT_OK(catalog->CreateSchema(ns, true));
   }
   for (const auto& [name, location] : rows) {
     auto table = LoadTable(shared_from_this(), name, location);
@@ -939,9 +946,69 @@ Status IcebergDatabase::DropTable(const std::string& name) {
          "table_name = ? AND (iceberg_type IS NULL OR iceberg_type = 'TABLE')");
   QUIVER_RETURN_NOT_OK(s.status());
   s.Bind(1, kCatalogName);
-  s.Bind(2, kNamespace);
-  s.Bind(3, name);
+  s.Bind(2, SplitQualifiedName(name).first);
+  s.Bind(3, SplitQualifiedName(name).second);
   return Sqlite(db_, sqlite3_step(s.get()), "DROP TABLE");
+}
+
+Result<std::vector<std::string>> IcebergDatabase::Namespaces() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ? UNION "
+         "SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ? ORDER BY 1");
+  QUIVER_RETURN_NOT_OK(s.status());
+  s.Bind(1, kCatalogName);
+  s.Bind(2, kCatalogName);
+  std::vector<std::string> out;
+  int rc;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    std::string ns = Column(s.get(), 0);
+    if (ns.find('.') == std::string::npos) out.push_back(std::move(ns));
+  }
+  QUIVER_RETURN_NOT_OK(Sqlite(db_, rc, "reading namespaces"));
+  return out;
+}
+
+Status IcebergDatabase::CreateSchema(const std::string& name) {
+  QUIVER_RETURN_NOT_OK(CheckWritable());
+  std::lock_guard<std::mutex> lock(mu_);
+  // The row pyiceberg's SqlCatalog.create_namespace writes too.
+  Stmt s(db_,
+         "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, "
+         "property_value) VALUES (?, ?, 'exists', 'true')");
+  QUIVER_RETURN_NOT_OK(s.status());
+  s.Bind(1, kCatalogName);
+  s.Bind(2, name);
+  const int rc = sqlite3_step(s.get());
+  if (rc == SQLITE_CONSTRAINT) {
+    return Status::Invalid("schema \"{}\" already exists in the catalog of {}", name, dir_)
+        .WithSqlState("42P06");
+  }
+  return Sqlite(db_, rc, "CREATE SCHEMA");
+}
+
+Status IcebergDatabase::DropSchema(const std::string& name) {
+  QUIVER_RETURN_NOT_OK(CheckWritable());
+  std::lock_guard<std::mutex> lock(mu_);
+  QUIVER_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+  // Its tables' and views' rows and its properties, in one transaction
+  // (the tables' files stay, as DROP TABLE leaves them).
+  for (const char* sql :
+       {"DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ?",
+        "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?"}) {
+    Stmt s(db_, sql);
+    Status st = s.status();
+    if (st.ok()) {
+      s.Bind(1, kCatalogName);
+      s.Bind(2, name);
+      st = Sqlite(db_, sqlite3_step(s.get()), "DROP SCHEMA");
+    }
+    if (!st.ok()) {
+      (void)Exec("ROLLBACK");
+      return st;
+    }
+  }
+  return Exec("COMMIT");
 }
 
 Status IcebergDatabase::AlterTable(const MemoryTable& table,
@@ -1121,11 +1188,12 @@ Status IcebergDatabase::CreateView(const std::string& name, const std::string& s
     }
     v.fields.push_back({static_cast<int>(i) + 1, columns[i].first, *type, false});
   }
-  const std::string dir = fmt::format("{}/{}.db/views", dir_, kNamespace);
+  const auto [ns, bare] = SplitQualifiedName(name);
+  const std::string dir = fmt::format("{}/{}.db/views", dir_, ns);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Status::IOError("cannot create \"{}\": {}", dir, ec.message());
-  const std::string path = fmt::format("{}/{}-{}.metadata.json", dir, name, v.view_uuid);
+  const std::string path = fmt::format("{}/{}-{}.metadata.json", dir, bare, v.view_uuid);
   v.location = FileUri(dir);
   {
     QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(path));
@@ -1149,8 +1217,8 @@ Status IcebergDatabase::CreateView(const std::string& name, const std::string& s
     if (!s.status().ok()) return rollback(s.status());
     s.Bind(1, location);
     s.Bind(2, kCatalogName);
-    s.Bind(3, kNamespace);
-    s.Bind(4, name);
+    s.Bind(3, SplitQualifiedName(name).first);
+    s.Bind(4, SplitQualifiedName(name).second);
     const int rc = sqlite3_step(s.get());
     if (rc != SQLITE_DONE) return rollback(Sqlite(db_, rc, "CREATE VIEW"));
     replaced = sqlite3_changes(db_) == 1;
@@ -1162,8 +1230,8 @@ Status IcebergDatabase::CreateView(const std::string& name, const std::string& s
            "VALUES (?, ?, ?, ?, NULL, 'VIEW')");
     if (!s.status().ok()) return rollback(s.status());
     s.Bind(1, kCatalogName);
-    s.Bind(2, kNamespace);
-    s.Bind(3, name);
+    s.Bind(2, SplitQualifiedName(name).first);
+    s.Bind(3, SplitQualifiedName(name).second);
     s.Bind(4, location);
     const int rc = sqlite3_step(s.get());
     if (rc == SQLITE_CONSTRAINT) {
@@ -1184,8 +1252,8 @@ Status IcebergDatabase::DropView(const std::string& name) {
          "table_name = ? AND iceberg_type = 'VIEW'");
   QUIVER_RETURN_NOT_OK(s.status());
   s.Bind(1, kCatalogName);
-  s.Bind(2, kNamespace);
-  s.Bind(3, name);
+  s.Bind(2, SplitQualifiedName(name).first);
+  s.Bind(3, SplitQualifiedName(name).second);
   return Sqlite(db_, sqlite3_step(s.get()), "DROP VIEW");
 }
 
@@ -1194,14 +1262,15 @@ Result<std::vector<std::pair<std::string, std::string>>> IcebergDatabase::ViewSt
   {
     std::lock_guard<std::mutex> lock(mu_);
     Stmt s(db_,
-           "SELECT table_name, metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
-           "table_namespace = ? AND iceberg_type = 'VIEW' ORDER BY rowid");
+           "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables WHERE "
+           "catalog_name = ? AND iceberg_type = 'VIEW' ORDER BY rowid");
     QUIVER_RETURN_NOT_OK(s.status());
     s.Bind(1, kCatalogName);
-    s.Bind(2, kNamespace);
     int rc;
     while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-      rows.emplace_back(Column(s.get(), 0), Column(s.get(), 1));
+      const std::string ns = Column(s.get(), 0);
+      if (ns.find('.') != std::string::npos) continue;
+      rows.emplace_back(QualifiedName(ns, Column(s.get(), 1)), Column(s.get(), 2));
     }
     QUIVER_RETURN_NOT_OK(Sqlite(db_, rc, "reading iceberg_tables"));
   }
@@ -1214,7 +1283,9 @@ Result<std::vector<std::pair<std::string, std::string>>> IcebergDatabase::ViewSt
         iceberg::ParseViewMetadata(std::string(reinterpret_cast<const char*>(buffer->data()),
                                                static_cast<size_t>(buffer->size())),
                                    path));
-    std::string sql = "CREATE VIEW " + QuoteIdentifier(name);
+    const auto [ns, bare] = SplitQualifiedName(name);
+    std::string sql = "CREATE VIEW " + (ns == kNamespace ? "" : QuoteIdentifier(ns) + ".") +
+                      QuoteIdentifier(bare);
     if (!v.fields.empty()) {
       sql += " (";
       for (size_t i = 0; i < v.fields.size(); ++i) {
@@ -1244,8 +1315,8 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
            "VALUES (?, ?, ?, ?, NULL, 'TABLE')");
     if (!s.status().ok()) return rollback(s.status());
     s.Bind(1, kCatalogName);
-    s.Bind(2, kNamespace);
-    s.Bind(3, table);
+    s.Bind(2, SplitQualifiedName(table).first);
+    s.Bind(3, SplitQualifiedName(table).second);
     s.Bind(4, next);
     const int rc = sqlite3_step(s.get());
     if (rc == SQLITE_CONSTRAINT) {
@@ -1262,10 +1333,10 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
     if (!s.status().ok()) return rollback(s.status());
     s.Bind(1, next);
     s.Bind(2, expected);
-    s.Bind(3, new_name.empty() ? table : new_name);
+    s.Bind(3, SplitQualifiedName(new_name.empty() ? table : new_name).second);
     s.Bind(4, kCatalogName);
-    s.Bind(5, kNamespace);
-    s.Bind(6, table);
+    s.Bind(5, SplitQualifiedName(table).first);
+    s.Bind(6, SplitQualifiedName(table).second);
     s.Bind(7, expected);
     const int rc = sqlite3_step(s.get());
     if (rc == SQLITE_CONSTRAINT) {

@@ -3,9 +3,9 @@
 // JDBC / SQL catalog (iceberg_tables, iceberg_namespace_properties), so that
 // pyiceberg's SqlCatalog("quiver", uri="sqlite:///DIR/catalog.db",
 // warehouse="file://DIR") and Java's JdbcCatalog open it. Catalog name
-// "quiver", namespace "public"; a table lives under
-// DIR/public.db/<name>-<uuid>/ (data/*.parquet, metadata/*.avro,
-// metadata/vN.metadata.json).
+// "quiver"; schema public is namespace "public", CREATE SCHEMA s makes
+// namespace s; a table lives under DIR/<namespace>.db/<name>-<uuid>/
+// (data/*.parquet, metadata/*.avro, metadata/vN.metadata.json).
 //
 // One commit per statement (IcebergTableStore::Commit, called by
 // MemoryTable::Commit under the table's write lock):
@@ -59,6 +59,12 @@ class IcebergDatabase final : public DatabaseStorage,
   Status CheckTable(const MemoryTable& table) override;
   Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
   Status DropTable(const std::string& name) override;
+  // A schema is an Iceberg namespace: a row of iceberg_namespace_properties
+  // ('exists' = 'true', as pyiceberg's create_namespace writes); a table
+  // "s.t" is table t of namespace s, under DIR/s.db/. DropSchema removes
+  // the namespace's table and view rows with it (CASCADE; the files stay).
+  Status CreateSchema(const std::string& name) override;
+  Status DropSchema(const std::string& name) override;
   // Iceberg schema evolution: a new schema (next schema-id) in which kept
   // columns keep their field ids and added ones take ids after
   // last-column-id; the current snapshot and its files stay as they are
@@ -89,6 +95,8 @@ class IcebergDatabase final : public DatabaseStorage,
  private:
   IcebergDatabase() = default;
   Status Exec(const std::string& sql);
+  // The catalog's namespaces (with properties or tables), nested ones left out.
+  Result<std::vector<std::string>> Namespaces();
 
   std::string dir_;
   int lock_fd_ = -1;
