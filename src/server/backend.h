@@ -79,7 +79,8 @@ class PreparedQuery {
 };
 
 struct TableInfo {
-  std::string name;
+  std::string db_schema = "public";  // CREATE SCHEMA's schemas besides public
+  std::string name;                  // in its schema
   std::string type;  // "TABLE", "VIEW" (GetTableTypes lists these)
   SchemaRef schema;  // engine types
 };
@@ -104,6 +105,8 @@ class SqlBackend {
   virtual Result<std::shared_ptr<PreparedQuery>> Prepare(const std::string& sql,
                                                          const ExecOptions& options) = 0;
   virtual std::vector<TableInfo> ListTables() const = 0;
+  // The schemas (GetDbSchemas), in name order.
+  virtual std::vector<std::string> ListSchemas() const { return {"public"}; }
   // Creates, appends to or replaces `request.table` with `batches` (all of
   // `schema`): all or nothing. Returns the rows written.
   virtual Result<int64_t> Ingest(const IngestRequest& request, const SchemaRef& schema,

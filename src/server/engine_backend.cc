@@ -6,8 +6,10 @@
 // read-only, data directories) are the engine's StatementOptions.
 #include "server/engine_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "catalog/catalog.h"
@@ -96,6 +98,13 @@ class EngineBackend final : public SqlBackend {
     return std::shared_ptr<PreparedQuery>(std::make_shared<EnginePrepared>(db_, std::move(statement)));
   }
 
+  std::vector<std::string> ListSchemas() const override {
+    std::vector<std::string> out = db_->catalog()->SchemaNames();
+    out.push_back("public");
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
   std::vector<TableInfo> ListTables() const override {
     std::vector<TableInfo> out;
     Catalog* catalog = db_->catalog();
@@ -103,7 +112,7 @@ class EngineBackend final : public SqlBackend {
       auto entry = catalog->Lookup(name);
       if (entry == nullptr) continue;  // dropped meanwhile
       TableInfo info;
-      info.name = name;
+      std::tie(info.db_schema, info.name) = SplitQualifiedName(name);
       if (entry->table) {
         info.type = "TABLE";
         info.schema = entry->table->schema();
@@ -138,6 +147,12 @@ class EngineBackend final : public SqlBackend {
           .WithSqlState(sqlstate::kReadOnlySqlTransaction);
     }
     if (request.table.empty()) return Status::Invalid("ingest: no target table given");
+    const std::string schema_name = SplitQualifiedName(request.table).first;
+    if (schema_name != "public" &&
+        (IsBuiltinSchema(schema_name) || !db_->catalog()->HasSchema(schema_name))) {
+      return Status::KeyError("schema \"{}\" does not exist", schema_name)
+          .WithSqlState(sqlstate::kInvalidSchemaName);
+    }
     std::lock_guard<std::mutex> lock(ingest_mu_);
     Catalog* catalog = db_->catalog();
     auto entry = catalog->Lookup(request.table);

@@ -526,7 +526,7 @@ Result<std::shared_ptr<Execution>> Handler::MetadataResult(const Caller& caller,
     case CommandKind::kGetDbSchemas: {
       sqlpb::CommandGetDbSchemas c;
       QUIVER_RETURN_NOT_OK(cmd.Unpack(&c));
-      QUIVER_ASSIGN_OR_RAISE(batch, DbSchemasBatch(c));
+      QUIVER_ASSIGN_OR_RAISE(batch, DbSchemasBatch(c, backend_->ListSchemas()));
       break;
     }
     case CommandKind::kGetTables: {

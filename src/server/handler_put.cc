@@ -178,8 +178,8 @@ Result<IngestRequest> IngestRequestFrom(const sqlpb::CommandStatementIngest& c, 
     return Status::Invalid("catalog \"{}\" does not exist (Quiver has no catalogs)", c.catalog());
   }
   if (c.has_schema() && !c.schema().empty() && c.schema() != "public") {
-    return Status::Invalid("schema \"{}\" does not exist (Quiver has one schema, \"public\")",
-                           c.schema());
+    // A table of a created schema: the catalog's "s.t" (catalog/catalog.h).
+    r.table = c.schema() + "." + c.table();
   }
   const auto& o = c.table_definition_options();
   r.create_if_missing = o.if_not_exist() != Opt::TABLE_NOT_EXIST_OPTION_FAIL;

@@ -63,15 +63,16 @@ Result<RecordBatchRef> CatalogsBatch() {
   return Make(CatalogsSchema(), {&names});
 }
 
-Result<RecordBatchRef> DbSchemasBatch(const sqlpb::CommandGetDbSchemas& cmd) {
+Result<RecordBatchRef> DbSchemasBatch(const sqlpb::CommandGetDbSchemas& cmd,
+                                      const std::vector<std::string>& schemas) {
   StringBuilder catalog(utf8()), name(utf8());
-  // Only the catalog-less schema exists: a named catalog finds nothing.
+  // Schemas have no catalog: a named catalog finds nothing.
   const bool catalog_ok = !cmd.has_catalog() || cmd.catalog().empty();
-  const bool schema_ok =
-      !cmd.has_db_schema_filter_pattern() || LikeMatch(cmd.db_schema_filter_pattern(), kSchemaName);
-  if (catalog_ok && schema_ok) {
+  for (const std::string& s : schemas) {
+    if (!catalog_ok) break;
+    if (cmd.has_db_schema_filter_pattern() && !LikeMatch(cmd.db_schema_filter_pattern(), s)) continue;
     QUIVER_RETURN_NOT_OK(catalog.AppendNull());
-    QUIVER_RETURN_NOT_OK(name.Append(kSchemaName));
+    QUIVER_RETURN_NOT_OK(name.Append(s));
   }
   return Make(DbSchemasSchema(), {&catalog, &name});
 }
@@ -81,7 +82,7 @@ std::string SerializeTableSchema(const TableInfo& table) {
   const bool read_only = table.type != "TABLE";
   for (const auto& f : table.schema->fields) {
     const DataType& t = *f->type;
-    KeyValueMetadata md = {{"ARROW:FLIGHT:SQL:DB_SCHEMA_NAME", kSchemaName},
+    KeyValueMetadata md = {{"ARROW:FLIGHT:SQL:DB_SCHEMA_NAME", table.db_schema},
                            {"ARROW:FLIGHT:SQL:TABLE_NAME", table.name},
                            {"ARROW:FLIGHT:SQL:TYPE_NAME", PgTypeName(t)}};
     if (t.id == TypeId::kDecimal128 || t.id == TypeId::kDecimal256) {
@@ -102,10 +103,12 @@ Result<RecordBatchRef> TablesBatch(const sqlpb::CommandGetTables& cmd,
                                    const std::vector<TableInfo>& all) {
   std::vector<const TableInfo*> tables;
   const bool catalog_ok = !cmd.has_catalog() || cmd.catalog().empty();
-  const bool schema_ok =
-      !cmd.has_db_schema_filter_pattern() || LikeMatch(cmd.db_schema_filter_pattern(), kSchemaName);
-  if (catalog_ok && schema_ok) {
+  if (catalog_ok) {
     for (const auto& t : all) {
+      if (cmd.has_db_schema_filter_pattern() &&
+          !LikeMatch(cmd.db_schema_filter_pattern(), t.db_schema)) {
+        continue;
+      }
       if (cmd.has_table_name_filter_pattern() &&
           !LikeMatch(cmd.table_name_filter_pattern(), t.name)) {
         continue;
@@ -118,15 +121,16 @@ Result<RecordBatchRef> TablesBatch(const sqlpb::CommandGetTables& cmd,
       tables.push_back(&t);
     }
   }
-  // Ordered by table name, then type (one schema, no catalogs).
+  // Ordered by schema, table name, then type (no catalogs).
   std::sort(tables.begin(), tables.end(), [](const TableInfo* a, const TableInfo* b) {
+    if (a->db_schema != b->db_schema) return a->db_schema < b->db_schema;
     return a->name != b->name ? a->name < b->name : a->type < b->type;
   });
   StringBuilder catalog(utf8()), db_schema(utf8()), name(utf8()), type(utf8()),
       table_schema(binary());
   for (const TableInfo* t : tables) {
     QUIVER_RETURN_NOT_OK(catalog.AppendNull());
-    QUIVER_RETURN_NOT_OK(db_schema.Append(kSchemaName));
+    QUIVER_RETURN_NOT_OK(db_schema.Append(t->db_schema));
     QUIVER_RETURN_NOT_OK(name.Append(t->name));
     QUIVER_RETURN_NOT_OK(type.Append(t->type));
     if (cmd.include_schema()) QUIVER_RETURN_NOT_OK(table_schema.Append(SerializeTableSchema(*t)));

@@ -34,7 +34,9 @@ SchemaRef SqlInfoSchema();
 SchemaRef XdbcTypeInfoSchema();
 
 Result<RecordBatchRef> CatalogsBatch();
-Result<RecordBatchRef> DbSchemasBatch(const sqlpb::CommandGetDbSchemas& cmd);
+// `schemas`: SqlBackend::ListSchemas().
+Result<RecordBatchRef> DbSchemasBatch(const sqlpb::CommandGetDbSchemas& cmd,
+                                      const std::vector<std::string>& schemas);
 Result<RecordBatchRef> TablesBatch(const sqlpb::CommandGetTables& cmd,
                                    const std::vector<TableInfo>& tables);
 Result<RecordBatchRef> TableTypesBatch();

@@ -362,6 +362,32 @@ def test_adbc_get_objects_and_table_schema(demo_server, tmp_path):
         cur.execute("DROP TABLE obj_t")
 
 
+def test_schemas_over_flight_sql(demo_server):
+    """A schema made with CREATE SCHEMA is a db_schema of Flight SQL's
+    metadata (GetDbSchemas, GetTables, ADBC get_objects / get_table_schema),
+    and ADBC ingest into it creates s.t."""
+    with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
+        cur.execute("CREATE SCHEMA fs")
+        cur.execute("CREATE TABLE fs.t (a int, b text)")
+        cur.execute("CREATE TABLE fs_public (z int)")
+        objects = conn.adbc_get_objects(depth="tables").read_all().to_pylist()
+        found = {(s["db_schema_name"], t["table_name"])
+                 for c in objects for s in c["catalog_db_schemas"] for t in s["db_schema_tables"] or []}
+        assert ("fs", "t") in found and ("public", "fs_public") in found
+        assert not any(name == "t" and schema == "public" for schema, name in found)
+        assert not any("." in name for _, name in found)
+        only_fs = conn.adbc_get_objects(depth="tables", db_schema_filter="fs").read_all().to_pylist()
+        assert {(s["db_schema_name"], t["table_name"]) for c in only_fs for s in c["catalog_db_schemas"]
+                for t in s["db_schema_tables"] or []} == {("fs", "t")}
+        assert conn.adbc_get_table_schema("t", db_schema_filter="fs").names == ["a", "b"]
+        table = pa.table({"k": pa.array([1, 2], pa.int64())})
+        assert cur.adbc_ingest("ing_s", table, mode="create", db_schema_name="fs") == 2
+        cur.execute("SELECT sum(k) FROM fs.ing_s")
+        assert cur.fetchall() == [(3,)]
+        cur.execute("DROP SCHEMA fs CASCADE")
+        cur.execute("DROP TABLE fs_public")
+
+
 def test_adbc_get_info(demo_server):
     with flight_sql.connect(demo_server.uri) as conn:
         info = conn.adbc_get_info()
