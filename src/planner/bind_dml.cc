@@ -163,9 +163,9 @@ namespace {
 // included by every file).
 constexpr const char* kGeneratedAlwaysState = "428C9";
 
-// A GENERATED ALWAYS identity column takes no value from UPDATE (PostgreSQL
-// allows SET c = DEFAULT, which Quiver does not parse).
-Status CheckIdentityUpdate(const MemoryTable& table, int c) {
+// A GENERATED ALWAYS identity column takes no value from UPDATE but DEFAULT.
+Status CheckIdentityUpdate(const MemoryTable& table, int c, const sql::ParsedExpr& value) {
+  if (IsDefaultValue(value)) return Status::OK();
   const TableConstraints* tc = table.constraints().get();
   if (tc == nullptr || static_cast<size_t>(c) >= tc->sequences.size()) return Status::OK();
   const ColumnSequence* seq = tc->sequences[static_cast<size_t>(c)].get();
@@ -190,6 +190,28 @@ Status CheckExpressionShape(const sql::ParsedExpr& e) {
 }
 
 }  // namespace
+
+Result<ExprPtr> Binder::BindAssignment(const MemoryTable& table, int c, const sql::ParsedExpr& v,
+                                       Binder* scope) {
+  const TypeRef& type = table.schema()->field(c)->type;
+  if (IsDefaultValue(v)) {
+    const TableConstraints* tc = table.constraints().get();
+    if (tc != nullptr && static_cast<size_t>(c) < tc->sequences.size() &&
+        tc->sequences[static_cast<size_t>(c)] != nullptr) {
+      // The CASE that keeps unmatched rows' values would draw from the
+      // sequence for every row, where PostgreSQL draws for the rows updated.
+      return Status::Unsupported("UPDATE ... SET {} = DEFAULT on a serial or identity column",
+                                 table.schema()->field(c)->name)
+          .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithPosition(v.location);
+    }
+    return BindDefault(table, c);
+  }
+  ExpressionBinder eb(scope, ExpressionBinder::Clause::kUpdate);
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(v));
+  // The new value is converted as by CAST (what UPDATE has always accepted).
+  return ExpressionBinder::CastTo(std::move(e), type, v.location, /*explicit_cast=*/true);
+}
 
 Status Binder::CheckTableExpressions(const MemoryTable& table) {
   for (int c = 0; c < table.schema()->num_fields(); ++c) {
@@ -374,18 +396,50 @@ Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
   } else {
     for (size_t i = 0; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i);
   }
-  if (s.source == nullptr) return Status::Unsupported("INSERT ... DEFAULT VALUES");
+  if (s.source == nullptr) {
+    // INSERT ... DEFAULT VALUES: one row of the columns' defaults.
+    BoundQuery one;
+    one.plan = std::make_unique<LogicalDummyScan>();
+    std::fill(mapping.begin(), mapping.end(), -1);
+    return PlanInsert(std::move(table), std::move(one), mapping, false, &s);
+  }
   Binder source_binder(state_);
-  if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty() &&
-      s.source->values[0].size() == given) {
-    // INSERT ... VALUES: each value takes its column's type.
-    std::vector<TypeRef> types(given);
+  if (s.source->set_op == sql::SetOpKind::kNone && !s.source->values.empty()) {
+    const auto& first = s.source->values[0];
+    if (first.size() > given) {
+      return Status::Invalid("INSERT has more expressions than target columns")
+          .WithSqlState(sqlstate::kSyntaxError)
+          .WithPosition(first[given]->location);
+    }
+    // INSERT ... VALUES: each value takes its column's type, and DEFAULT
+    // its column's default. Without a column list, a shorter row fills the
+    // first columns.
+    std::vector<int> column_of(first.size(), -1);
     for (size_t c = 0; c < mapping.size(); ++c) {
-      if (mapping[c] >= 0) {
-        types[static_cast<size_t>(mapping[c])] = target->field(static_cast<int>(c))->type;
+      const int v = mapping[c];
+      if (v >= 0 && static_cast<size_t>(v) < first.size()) column_of[static_cast<size_t>(v)] = static_cast<int>(c);
+    }
+    std::vector<TypeRef> types;
+    for (int c : column_of) types.push_back(target->field(c)->type);
+    // A column that is DEFAULT in every row takes its default above VALUES,
+    // as a column left out does (a GENERATED ALWAYS identity column accepts
+    // it; a sequence advances once per row, in blocks); VALUES holds NULLs
+    // there. A column mixing DEFAULT and values takes it in VALUES.
+    std::vector<bool> all_default(first.size(), true);
+    for (const auto& row : s.source->values) {
+      for (size_t v = 0; v < row.size() && v < all_default.size(); ++v) {
+        if (!IsDefaultValue(*row[v])) all_default[v] = false;
       }
     }
-    source_binder.SetValuesTargetTypes(std::move(types));
+    for (size_t v = 0; v < first.size(); ++v) {
+      if (all_default[v]) mapping[static_cast<size_t>(column_of[v])] = -1;
+    }
+    MemoryTable* t = table.get();
+    source_binder.SetValuesTargetTypes(
+        types, [this, t, column_of, all_default, types](size_t v) -> Result<ExprPtr> {
+          if (all_default[v]) return MakeConstant(Value::Null(types[v]));
+          return BindDefault(*t, column_of[v]);
+        });
   }
   QUIVER_ASSIGN_OR_RAISE(BoundQuery q, source_binder.BindQuery(*s.source));
   if (q.types.size() > given) {
@@ -552,16 +606,13 @@ Result<BoundQuery> Binder::BindJoinedModification(
         return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", column, name)
             .WithSqlState(sqlstate::kUndefinedColumn);
       }
-      QUIVER_RETURN_NOT_OK(CheckIdentityUpdate(*table, idx));
+      QUIVER_RETURN_NOT_OK(CheckIdentityUpdate(*table, idx, *expr));
       new_values[static_cast<size_t>(idx)] = expr.get();
     }
     for (int c = 0; c < width; ++c) {
       const sql::ParsedExpr* v = new_values[static_cast<size_t>(c)];
       if (v == nullptr) continue;
-      ExpressionBinder eb(this, ExpressionBinder::Clause::kUpdate);
-      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*v));
-      QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), schema->field(c)->type,
-                                                         v->location, /*explicit_cast=*/true));
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, BindAssignment(*table, c, *v, this));
       QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &plan));
       e->alias = schema->field(c)->name;
       exprs[static_cast<size_t>(c)] = std::move(e);
@@ -621,7 +672,7 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
       return Status::KeyError("column \"{}\" of relation \"{}\" does not exist", name, s.table)
           .WithSqlState(sqlstate::kUndefinedColumn);
     }
-    QUIVER_RETURN_NOT_OK(CheckIdentityUpdate(*m.table, idx));
+    QUIVER_RETURN_NOT_OK(CheckIdentityUpdate(*m.table, idx, *expr));
     // A column assigned twice takes the rightmost value, as SQLite does (the
     // sqllogictest corpus expects it; PostgreSQL rejects the statement).
     new_values[static_cast<size_t>(idx)] = expr.get();
@@ -631,12 +682,7 @@ Result<BoundQuery> Binder::BindUpdate(const sql::UpdateStatement& s) {
   for (int c = 0; c < schema->num_fields(); ++c) {
     const auto i = static_cast<size_t>(c);
     if (new_values[i] == nullptr) continue;
-    ExpressionBinder eb(this, ExpressionBinder::Clause::kUpdate);
-    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*new_values[i]));
-    // The new value is converted as by CAST (what UPDATE has always accepted).
-    QUIVER_ASSIGN_OR_RAISE(
-        e, ExpressionBinder::CastTo(std::move(e), schema->field(c)->type, new_values[i]->location,
-                                    /*explicit_cast=*/true));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, BindAssignment(*m.table, c, *new_values[i], this));
     QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &m.plan));
     values[i] = std::move(e);
   }

@@ -353,6 +353,12 @@ Result<ExprPtr> ExpressionBinder::Bind(const ParsedExpr& e) {
     case ExprKind::kSubquery:
       return BindSubquery(e);
     case ExprKind::kValueFunction: {
+      if (e.name == "default") {
+        // INSERT's VALUES and UPDATE's SET take DEFAULT before binding here.
+        return Status::Invalid("DEFAULT is not allowed in this context")
+            .WithSqlState(sqlstate::kSyntaxError)
+            .WithPosition(e.location);
+      }
       if (e.name == "current_user") return MakeConstant(Value::Text("quiver"));
       if (e.name == "current_schema") return MakeConstant(Value::Text("public"));
       if (e.name == "current_catalog") return MakeConstant(Value::Text("quiver"));

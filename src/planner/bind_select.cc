@@ -740,8 +740,19 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
           .WithSqlState(sqlstate::kSyntaxError)
           .WithPosition(row.empty() ? node.location : row[0]->location);
     }
+  }
+  const bool insert_values = values_target_types_.size() == width;
+  for (const auto& row : node.values) {
     std::vector<ExprPtr> bound;
     for (const auto& v : row) {
+      if (insert_values && values_defaults_ && IsDefaultValue(*v) && node.order_by.empty() &&
+          node.limit == nullptr && node.offset == nullptr) {
+        // INSERT ... VALUES (1, DEFAULT): the target column's default,
+        // already of its type.
+        QUIVER_ASSIGN_OR_RAISE(ExprPtr e, values_defaults_(bound.size()));
+        bound.push_back(std::move(e));
+        continue;
+      }
       ExpressionBinder eb(this, ExpressionBinder::Clause::kValues);
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*v));
       if (e->HasSubquery())
@@ -756,7 +767,7 @@ Result<BoundQuery> Binder::BindValues(const SelectNode& node) {
     std::vector<ExprPtr> column;
     for (auto& r : rows) column.push_back(std::move(r[c]));
     ExpressionBinder eb(this, ExpressionBinder::Clause::kValues);
-    if (c < values_target_types_.size() && values_target_types_.size() == width) {
+    if (insert_values) {
       // INSERT ... VALUES: each value is assigned to the column's type.
       const TypeRef& target = values_target_types_[c];
       for (size_t r = 0; r < rows.size(); ++r) {

@@ -148,10 +148,7 @@ Result<BoundQuery> Binder::PlanUpsert(std::shared_ptr<MemoryTable> table, Logica
         return Status::Invalid("multiple assignments to same column \"{}\"", column)
             .WithSqlState(sqlstate::kSyntaxError);
       }
-      ExpressionBinder eb(&scope, ExpressionBinder::Clause::kUpdate);
-      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*expr));
-      QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), schema->field(c)->type,
-                                                         expr->location, /*explicit_cast=*/true));
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, BindAssignment(*table, c, *expr, &scope));
       QUIVER_RETURN_NOT_OK(PlanSubqueries(state_, &e, &plan));
       values[static_cast<size_t>(c)] = std::move(e);
     }

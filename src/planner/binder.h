@@ -13,6 +13,7 @@
 //   GROUP BY clause or be used in an aggregate function / ...
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -125,8 +126,13 @@ class Binder {
   // that their errors are reported when the table is created.
   Status CheckTableExpressions(const MemoryTable& table);
   // INSERT ... VALUES: the target columns' types, so literals take them
-  // (PostgreSQL resolves VALUES of an INSERT against the table).
-  void SetValuesTargetTypes(std::vector<TypeRef> types) { values_target_types_ = std::move(types); }
+  // (PostgreSQL resolves VALUES of an INSERT against the table), and what
+  // a DEFAULT in VALUES column c stands for (the target column's default).
+  using DefaultBinder = std::function<Result<ExprPtr>(size_t c)>;
+  void SetValuesTargetTypes(std::vector<TypeRef> types, DefaultBinder defaults) {
+    values_target_types_ = std::move(types);
+    values_defaults_ = std::move(defaults);
+  }
 
   // The correlated columns this binder's expressions used (depth relative
   // to this binder).
@@ -205,6 +211,10 @@ class Binder {
                                            LogicalOpPtr* rows);
   // Column `c`'s DEFAULT (cast to its type), or NULL without one.
   Result<ExprPtr> BindDefault(const MemoryTable& table, int c);
+  // UPDATE's SET c = v (and ON CONFLICT DO UPDATE's): v bound in `scope` and
+  // cast to c's type as CAST does, or c's default for DEFAULT.
+  Result<ExprPtr> BindAssignment(const MemoryTable& table, int c, const sql::ParsedExpr& v,
+                                 Binder* scope);
   // A projection over `rows` (the table's columns, then `extra` more) that
   // adds one boolean per CHECK of `table`: the expression IS NOT FALSE.
   // `first`: where the table's columns start among `rows`' outputs.
@@ -281,6 +291,7 @@ class Binder {
   std::vector<std::string> cte_in_progress_;  // guards self-reference
   std::vector<CorrelatedColumn> correlated_;
   std::vector<TypeRef> values_target_types_;
+  DefaultBinder values_defaults_;
   // While the select list, HAVING and ORDER BY of a grouped SELECT are
   // bound: what grouping() needs (the GROUP BY keys, where they are bound
   // above the aggregate, and the grouping sets as key indices; no sets for
@@ -292,6 +303,12 @@ class Binder {
   };
   const GroupingContext* grouping_ = nullptr;
 };
+
+// Whether an expression is DEFAULT written as a value (INSERT ... VALUES
+// (1, DEFAULT), UPDATE ... SET c = DEFAULT).
+inline bool IsDefaultValue(const sql::ParsedExpr& e) {
+  return e.kind == sql::ExprKind::kValueFunction && e.name == "default";
+}
 
 // Whether a WITH RECURSIVE query references itself (bind_recursive_cte.cc).
 bool IsRecursiveCte(const sql::CommonTableExpr& cte);

@@ -725,10 +725,15 @@ Result<ExprPtr> Transformer::TransformExpr(const pg_query::Node& node) {
       }
       return e;
     }
-    case pg_query::Node::kSetToDefault:
-      return UnsupportedAt(node.set_to_default().location(),
-                           "DEFAULT as a value (leave the column out of the INSERT's column list to "
-                           "give it its default)");
+    case pg_query::Node::kSetToDefault: {
+      // DEFAULT as a value: a value function named "default" (DEFAULT is a
+      // reserved word, so no other call has that name). The binder replaces
+      // it by the column's default where PostgreSQL allows it (an INSERT's
+      // VALUES row, UPDATE's SET) and refuses it elsewhere.
+      auto e = std::make_unique<ParsedExpr>(ExprKind::kValueFunction, node.set_to_default().location());
+      e->name = "default";
+      return e;
+    }
     default:
       return UnsupportedAt(-1, "this kind of expression");
   }
