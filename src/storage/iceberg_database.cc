@@ -774,6 +774,84 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
   return table;
 }
 
+// N of Quiver's "vN.metadata.json"; -1 for any other name (other engines
+// name theirs "NNNNN-<uuid>.metadata.json").
+int64_t QuiverMetadataVersion(const std::string& name) {
+  const std::string suffix = ".metadata.json";
+  if (name.size() <= suffix.size() + 1 || name[0] != 'v' ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return -1;
+  }
+  const std::string digits = name.substr(1, name.size() - suffix.size() - 1);
+  if (digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    return -1;
+  }
+  return std::stoll(digits);
+}
+
+// N of "vN.metadata.json" or "NNNNN-<uuid>.metadata.json"; -1 otherwise.
+int64_t AnyMetadataVersion(const std::string& name) {
+  if (!name.ends_with(".metadata.json")) return -1;
+  size_t i = !name.empty() && name[0] == 'v' ? 1 : 0;
+  const size_t start = i;
+  int64_t n = 0;
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && i - start < 18) {
+    n = n * 10 + (name[i] - '0');
+    ++i;
+  }
+  if (i == start || (name[i] != '.' && name[i] != '-')) return -1;
+  return n;
+}
+
+// AtomicFile's temporary names: "<name>.tmp-" and 8 hex digits.
+bool IsTemporaryFile(const std::string& name) {
+  const size_t at = name.rfind(".tmp-");
+  if (at == std::string::npos || name.size() != at + 13) return false;
+  return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 5), name.end(),
+                     [](unsigned char c) { return std::isxdigit(c); });
+}
+
+// What a commit killed before its catalog swap left in a table's
+// directories, removed when a writer opens the database (it holds the
+// lock, so no commit of Quiver's is in flight): metadata files of Quiver's
+// naming numbered at or above the catalog's current one (but for it), which `read_iceberg`
+// over the table's path would otherwise take for the newest, and
+// AtomicFile's temporary files. Other engines' files (pyiceberg, Spark
+// name theirs "NNNNN-<uuid>.metadata.json") are left alone: their commit
+// may be in flight. Unreferenced data files and manifests stay until
+// VACUUM; no reader finds them without a metadata file.
+Status RemoveUncommittedFiles(const std::string& metadata_location) {
+  QUIVER_ASSIGN_OR_RAISE(std::string current, iceberg::LocalPath(metadata_location));
+  const fs::path metadata_dir = fs::path(current).parent_path();
+  if (metadata_dir.filename() != "metadata") return Status::OK();  // not our layout
+  const std::string current_name = fs::path(current).filename().string();
+  const int64_t current_version = AnyMetadataVersion(current_name);
+  for (const fs::path& dir : {metadata_dir, metadata_dir.parent_path() / "data"}) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> doomed;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!it->is_regular_file(ec)) continue;
+      const int64_t n = QuiverMetadataVersion(name);
+      if (IsTemporaryFile(name) ||
+          (dir == metadata_dir && current_version >= 0 && n >= current_version &&
+           name != current_name)) {
+        doomed.push_back(it->path());
+      }
+    }
+    if (ec) return Status::IOError("cannot list \"{}\": {}", dir.string(), ec.message());
+    for (const fs::path& p : doomed) {
+      if (!fs::remove(p, ec) && ec) {
+        return Status::IOError("cannot remove \"{}\": {}", p.string(), ec.message());
+      }
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::shared_ptr<IcebergDatabase>> IcebergDatabase::Open(const std::string& dir,
@@ -898,6 +976,12 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
     if (!IsBuiltinSchema(ns)) QUIVER_RETURN_NOT_OK(catalog->CreateSchema(ns, true));
   }
   for (const auto& [name, location] : rows) {
+    if (!read_only_) {
+      Status st = RemoveUncommittedFiles(location);
+      if (!st.ok()) {
+        return st.WithContext(fmt::format("opening table \"{}\" of {}", name, dir_));
+      }
+    }
     auto table = LoadTable(shared_from_this(), name, location);
     if (!table.ok()) {
       return table.status().WithContext(fmt::format("opening table \"{}\" of {}", name, dir_));
@@ -1356,6 +1440,43 @@ Status IcebergDatabase::SwapMetadataLocation(const std::string& table, const std
     }
   }
   return Exec("COMMIT");
+}
+
+std::optional<std::string> CatalogMetadataFile(const std::string& table_dir) {
+  std::string dir = fs::path(table_dir).lexically_normal().string();
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  const fs::path catalog_path = fs::path(dir).parent_path().parent_path() / "catalog.db";
+  std::error_code ec;
+  if (!fs::path(dir).parent_path().filename().string().ends_with(".db") ||
+      !fs::is_regular_file(catalog_path, ec)) {
+    return std::nullopt;
+  }
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(catalog_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return std::nullopt;
+  }
+  sqlite3_busy_timeout(db, 2000);
+  std::optional<std::string> out;
+  {
+    const std::string prefix = FileUri(dir) + "/metadata/";
+    Stmt s(db,
+           "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
+           "(iceberg_type IS NULL OR iceberg_type = 'TABLE') AND "
+           "substr(metadata_location, 1, length(?)) = ?");
+    if (s.status().ok()) {
+      s.Bind(1, kCatalogName);
+      s.Bind(2, prefix);
+      s.Bind(3, prefix);
+      if (sqlite3_step(s.get()) == SQLITE_ROW) {
+        auto path = iceberg::LocalPath(Column(s.get(), 0));
+        if (path.ok() && fs::is_regular_file(*path, ec)) out = *path;
+        if (sqlite3_step(s.get()) != SQLITE_DONE) out.reset();  // ambiguous
+      }
+    }
+  }
+  sqlite3_close(db);
+  return out;
 }
 
 std::optional<std::string> IcebergMetadataLocation(const TableSource& table) {

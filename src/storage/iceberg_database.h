@@ -111,4 +111,12 @@ class IcebergDatabase final : public DatabaseStorage,
 // in a --db database (read_iceberg and quiver_snapshots over a table name).
 std::optional<std::string> IcebergMetadataLocation(const TableSource& table);
 
+// When `table_dir` (a local path) is the location of a table of a --db
+// database (DIR/<schema>.db/<name>-<id>/, DIR/catalog.db beside <schema>.db),
+// the metadata file the catalog names as its current one; nullopt when it
+// is not, or the catalog cannot be read. read_iceberg over a table's path
+// takes it rather than the highest-numbered metadata file, which may be a
+// killed commit's that was never swapped into the catalog.
+std::optional<std::string> CatalogMetadataFile(const std::string& table_dir);
+
 }  // namespace quiver

@@ -10,6 +10,7 @@
 #include "common/io.h"
 #include "formats/file_format.h"
 #include "functions/cast.h"
+#include "storage/iceberg_database.h"
 #include "storage/iceberg_manifest.h"
 #include "storage/iceberg_scan.h"
 
@@ -74,6 +75,8 @@ Result<std::string> ResolveMetadataFile(const std::string& given) {
     return Status::IOError("\"{}\" is not an Iceberg table (no metadata directory)", given)
         .WithSqlState(sqlstate::kUndefinedFile);
   }
+  // A table of a --db database: the metadata its catalog committed.
+  if (auto committed = CatalogMetadataFile(path)) return *committed;
   const fs::path hint = metadata / "version-hint.text";
   if (fs::is_regular_file(hint, ec)) {
     QUIVER_ASSIGN_OR_RAISE(std::string text, ReadText(hint.string()));

@@ -2,7 +2,9 @@
 // --db database) wrote, as a memory table whose rows stay in the files
 // (a lazy scan: storage/iceberg_scan.h).
 //
-//   metadata     'DIR' (the table's location): metadata/version-hint.text
+//   metadata     'DIR' (the table's location): the current metadata file
+//                its catalog names when DIR is a table of a --db database
+//                (storage/iceberg_database.h), else metadata/version-hint.text
 //                when present, else the highest-numbered metadata file
 //                (vN.metadata.json or NNNNN-<uuid>.metadata.json); or the
 //                path of one metadata file. Format versions 1 and 2.

@@ -303,39 +303,6 @@ def test_table_written_by_pyiceberg(quiver_bin, tmp_path):
     assert assert_same(quiver_bin, db, "w", "id").num_rows == 4
 
 
-def test_sigkill_during_inserts_leaves_whole_commits(quiver_bin, tmp_path):
-    """Killed at random points while committing, the table holds a whole
-    number of INSERTs afterwards, and pyiceberg agrees."""
-    import random
-    import signal
-
-    db = tmp_path / "db"
-    quiver_sql(quiver_bin, db, "CREATE TABLE c (x bigint NOT NULL)")
-    script = tmp_path / "inserts.sql"
-    # Each INSERT appends the next 100 numbers: a committed prefix of them is
-    # 0..n-1 with n a multiple of 100.
-    script.write_text(
-        "INSERT INTO c SELECT g + (SELECT coalesce(max(x) + 1, 0) FROM c) "
-        "FROM generate_series(0, 99) AS g;\n" * 400
-    )
-    rng = random.Random(14)
-    for _ in range(8):
-        proc = subprocess.Popen(
-            [str(quiver_bin), "sql", "--db", str(db), "-f", str(script)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
-        time.sleep(rng.uniform(0.05, 0.6))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-        ours = quiver_arrow(quiver_bin, db, "SELECT x FROM c")
-        xs = sorted(ours.column("x").to_pylist())
-        assert len(xs) % 100 == 0
-        assert xs == list(range(len(xs)))
-        theirs = catalog(db).load_table("public.c").scan().to_arrow()
-        assert sorted(theirs.column("x").to_pylist()) == xs
-    assert len(xs) > 0
-
-
 def test_commit_racing_another_writer_fails_cleanly(quiver_bin, tmp_path):
     """A commit whose base is no longer the catalog's current metadata (another
     program committed meanwhile) fails with 40001 and changes nothing."""
