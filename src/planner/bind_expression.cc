@@ -706,6 +706,17 @@ Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
     to = ArrayOf(to);
   }
   QUIVER_ASSIGN_OR_RAISE(ExprPtr out, CastTo(std::move(x), to, e.location, true));
+  if (!e.type_name.is_array && !e.type_name.modifiers.empty() && to->id == TypeId::kString &&
+      (e.type_name.name == "varchar" || e.type_name.name == "bpchar")) {
+    // An explicit cast to varchar(n) / char(n) cuts the text to n
+    // characters without an error, as PostgreSQL's (char(n) is not padded:
+    // Quiver keeps it as text).
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(out));
+    args.push_back(MakeConstant(Value::Int64(e.type_name.modifiers[0])));
+    QUIVER_ASSIGN_OR_RAISE(out, MakeFunction("left", std::move(args), false));
+    out->alias = e.type_name.name;
+  }
   return out;
 }
 

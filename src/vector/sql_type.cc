@@ -258,6 +258,20 @@ Result<TypeRef> TypeFromSqlName(const std::string& raw_name, const std::vector<i
           .WithSqlState(sqlstate::kInvalidParameterValue);
     return decimal128(p, s);
   }
+  if (!mods.empty() && (name == "varchar" || name == "character varying" || name == "char" ||
+                        name == "bpchar" || name == "character")) {
+    // varchar(n) / char(n): PostgreSQL's limits on n (Quiver keeps both as
+    // text; an explicit cast cuts to n characters).
+    const char* type = name == "varchar" || name == "character varying" ? "varchar" : "char";
+    if (mods[0] < 1) {
+      return Status::Invalid("length for type {} must be at least 1", type)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    }
+    if (mods[0] > 10485760) {
+      return Status::Invalid("length for type {} cannot exceed 10485760", type)
+          .WithSqlState(sqlstate::kInvalidParameterValue);
+    }
+  }
   if (name == "text" || name == "varchar" || name == "char" || name == "bpchar" ||
       name == "character" || name == "character varying" || name == "string" ||
       name == "name") {
