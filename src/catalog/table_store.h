@@ -8,12 +8,20 @@
 
 namespace quiver {
 
-// What VACUUM and expire_snapshots did.
+// What VACUUM and expire_snapshots did (their result rows, with the names
+// of Spark's rewrite_data_files / expire_snapshots procedures).
 struct MaintenanceCounts {
   int64_t files_compacted = 0;    // data files rewritten into larger ones
   int64_t files_written = 0;      // the larger ones
   int64_t snapshots_expired = 0;
-  int64_t files_removed = 0;      // files no snapshot refers to, deleted
+  int64_t files_removed = 0;      // files no snapshot refers to, deleted: all of them
+  // ... by what the table's metadata before the statement held them for
+  int64_t data_files_removed = 0;
+  int64_t position_delete_files_removed = 0;
+  int64_t equality_delete_files_removed = 0;
+  int64_t manifests_removed = 0;
+  int64_t manifest_lists_removed = 0;
+  int64_t orphan_files_removed = 0;  // no metadata named them (a killed commit's)
 };
 
 class TableStore {

@@ -449,6 +449,63 @@ struct Database::Impl {
     return r;
   }
 
+  // VACUUM's and CALL expire_snapshots' result: a row of counts per table,
+  // the columns named as Spark's rewrite_data_files / expire_snapshots
+  // procedures name theirs (Quiver's own: expired_snapshots_count,
+  // deleted_orphan_files_count).
+  using CountOf = int64_t (*)(const MaintenanceCounts&);
+  static std::vector<std::pair<const char*, CountOf>> MaintenanceColumns(bool vacuum) {
+    std::vector<std::pair<const char*, CountOf>> columns;
+    if (vacuum) {
+      columns.emplace_back("rewritten_data_files_count",
+                           [](const MaintenanceCounts& c) { return c.files_compacted; });
+      columns.emplace_back("added_data_files_count",
+                           [](const MaintenanceCounts& c) { return c.files_written; });
+    } else {
+      columns.emplace_back("expired_snapshots_count",
+                           [](const MaintenanceCounts& c) { return c.snapshots_expired; });
+    }
+    columns.emplace_back("deleted_data_files_count",
+                         [](const MaintenanceCounts& c) { return c.data_files_removed; });
+    columns.emplace_back("deleted_position_delete_files_count", [](const MaintenanceCounts& c) {
+      return c.position_delete_files_removed;
+    });
+    columns.emplace_back("deleted_equality_delete_files_count", [](const MaintenanceCounts& c) {
+      return c.equality_delete_files_removed;
+    });
+    columns.emplace_back("deleted_manifest_files_count",
+                         [](const MaintenanceCounts& c) { return c.manifests_removed; });
+    columns.emplace_back("deleted_manifest_lists_count",
+                         [](const MaintenanceCounts& c) { return c.manifest_lists_removed; });
+    columns.emplace_back("deleted_orphan_files_count",
+                         [](const MaintenanceCounts& c) { return c.orphan_files_removed; });
+    return columns;
+  }
+  static SchemaRef MaintenanceSchema(bool vacuum) {
+    std::vector<FieldRef> fields{field("table_name", utf8(), false)};
+    for (const auto& c : MaintenanceColumns(vacuum)) fields.push_back(field(c.first, int64(), false));
+    return schema(std::move(fields));
+  }
+  static Result<QueryResult> MaintenanceResult(
+      bool vacuum, const std::vector<std::pair<std::string, MaintenanceCounts>>& tables) {
+    QueryResult r;
+    std::vector<ArrayRef> arrays;
+    StringBuilder names(utf8());
+    for (const auto& t : tables) QUIVER_RETURN_NOT_OK(names.Append(t.first));
+    QUIVER_ASSIGN_OR_RAISE(ArrayRef a, names.Finish());
+    arrays.push_back(std::move(a));
+    for (const auto& [name, get] : MaintenanceColumns(vacuum)) {
+      Int64Builder b(int64());
+      for (const auto& t : tables) QUIVER_RETURN_NOT_OK(b.Append(get(t.second)));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef col, b.Finish());
+      arrays.push_back(std::move(col));
+    }
+    r.schema = MaintenanceSchema(vacuum);
+    r.batches.push_back(RecordBatch::Make(r.schema, static_cast<int64_t>(tables.size()), std::move(arrays)));
+    r.has_rows = true;
+    return r;
+  }
+
   // The statements EXPLAIN shows: queries and data modifications (EXPLAIN
   // ANALYZE runs them, as PostgreSQL does).
   Result<BoundQuery> BindExplained(const sql::Statement& stmt, plan::BindState* state) {
@@ -928,6 +985,7 @@ struct Database::Impl {
       }
       tables.push_back(std::move(table));
     }
+    std::vector<std::pair<std::string, MaintenanceCounts>> done;
     for (const auto& t : tables) {
       const std::shared_ptr<TableStore>& store = t->store();
       if (store == nullptr) continue;
@@ -935,8 +993,9 @@ struct Database::Impl {
       Status st = t->Maintain(
           [&](const TableVersionRef& current) { return store->Vacuum(current, &counts); });
       if (!st.ok()) return st.WithContext(fmt::format("VACUUM of \"{}\"", t->name()));
+      done.emplace_back(t->name(), counts);
     }
-    return Command("VACUUM");
+    return MaintenanceResult(true, done);
   }
 
   // CALL expire_snapshots('t', older_than => timestamptz [, retain_last => n]).
@@ -1020,7 +1079,7 @@ struct Database::Impl {
     QUIVER_RETURN_NOT_OK(table->Maintain([&](const TableVersionRef& current) {
       return store->ExpireSnapshots(current, *older_than_ms, retain_last, &counts);
     }));
-    return Command("CALL");
+    return MaintenanceResult(false, {{table->name(), counts}});
   }
 
   // BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO, with
@@ -1449,6 +1508,9 @@ Result<std::shared_ptr<PreparedStatement>> Database::Prepare(const std::string& 
     p->partitionable_ = IsPartitionableScan(*q.plan);
   } else if (stmt.kind == sql::StatementKind::kExplain) {
     p->schema_ = schema({field("QUERY PLAN", utf8(), false)});
+  } else if (stmt.kind == sql::StatementKind::kVacuum || stmt.kind == sql::StatementKind::kCall) {
+    p->returns_rows_ = true;
+    p->schema_ = Impl::MaintenanceSchema(stmt.kind == sql::StatementKind::kVacuum);
   } else if (sql::ReturnsRows(stmt)) {
     // INSERT / UPDATE / DELETE ... RETURNING: bound (nothing runs) for the
     // result's columns.

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <set>
 
@@ -484,25 +485,33 @@ Status WriteMetadataAndSwap(IcebergDatabase* db, const std::string& name, const 
 // The local paths of every file the table's metadata refers to: the
 // current metadata file and those of its metadata log, each snapshot's
 // manifest list, manifests, data and delete files.
-Result<std::set<std::string>> ReferencedFiles(const IcebergState& state) {
-  std::set<std::string> out;
-  auto add = [&](const std::string& uri) -> Status {
+enum class FileKind { kMetadata, kManifestList, kManifest, kData, kPositionDeletes, kEqualityDeletes };
+
+Result<std::map<std::string, FileKind>> ReferencedFiles(const IcebergState& state) {
+  std::map<std::string, FileKind> out;
+  auto add = [&](const std::string& uri, FileKind kind) -> Status {
     QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(uri));
-    out.insert(fs::path(p).lexically_normal().string());
+    out.emplace(fs::path(p).lexically_normal().string(), kind);
     return Status::OK();
   };
-  QUIVER_RETURN_NOT_OK(add(state.metadata_location));
-  for (const auto& entry : state.metadata.metadata_log) QUIVER_RETURN_NOT_OK(add(entry.second));
+  QUIVER_RETURN_NOT_OK(add(state.metadata_location, FileKind::kMetadata));
+  for (const auto& entry : state.metadata.metadata_log) {
+    QUIVER_RETURN_NOT_OK(add(entry.second, FileKind::kMetadata));
+  }
   std::set<std::string> manifests_seen;
   for (const iceberg::Snapshot& s : state.metadata.snapshots) {
-    QUIVER_RETURN_NOT_OK(add(s.manifest_list));
+    QUIVER_RETURN_NOT_OK(add(s.manifest_list, FileKind::kManifestList));
     QUIVER_ASSIGN_OR_RAISE(std::vector<ManifestFile> manifests,
                            iceberg::ReadManifestList(s.manifest_list));
     for (const ManifestFile& mf : manifests) {
       if (!manifests_seen.insert(mf.path).second) continue;
-      QUIVER_RETURN_NOT_OK(add(mf.path));
+      QUIVER_RETURN_NOT_OK(add(mf.path, FileKind::kManifest));
       QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path));
-      for (const DataFile& f : files) QUIVER_RETURN_NOT_OK(add(f.path));
+      for (const DataFile& f : files) {
+        QUIVER_RETURN_NOT_OK(add(f.path, f.content == 1   ? FileKind::kPositionDeletes
+                                         : f.content == 2 ? FileKind::kEqualityDeletes
+                                                          : FileKind::kData));
+      }
     }
   }
   return out;
@@ -510,11 +519,16 @@ Result<std::set<std::string>> ReferencedFiles(const IcebergState& state) {
 
 // Removes the files under the table's data/ and metadata/ directories that
 // its metadata does not refer to (a crashed commit's, an expired
-// snapshot's, files a compaction replaced once no snapshot lists them).
-Result<int64_t> RemoveUnreferencedFiles(const IcebergState& state) {
-  QUIVER_ASSIGN_OR_RAISE(std::set<std::string> keep, ReferencedFiles(state));
+// snapshot's, files a compaction replaced once no snapshot lists them),
+// counted by what `before` (the metadata before the statement) held them for.
+Status RemoveUnreferencedFiles(const IcebergState& state, const IcebergState& before,
+                               MaintenanceCounts* counts) {
+  QUIVER_ASSIGN_OR_RAISE(auto keep, ReferencedFiles(state));
+  std::map<std::string, FileKind> known = keep;
+  if (&before != &state) {
+    QUIVER_ASSIGN_OR_RAISE(known, ReferencedFiles(before));
+  }
   QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(state.metadata.location));
-  int64_t removed = 0;
   for (const char* sub : {"data", "metadata"}) {
     const fs::path dir = fs::path(location) / sub;
     std::error_code ec;
@@ -532,10 +546,23 @@ Result<int64_t> RemoveUnreferencedFiles(const IcebergState& state) {
       if (!fs::remove(p, ec) && ec) {
         return Status::IOError("cannot remove \"{}\": {}", p.string(), ec.message());
       }
-      ++removed;
+      ++counts->files_removed;
+      auto it = known.find(p.lexically_normal().string());
+      if (it == known.end()) {
+        ++counts->orphan_files_removed;
+        continue;
+      }
+      switch (it->second) {
+        case FileKind::kData: ++counts->data_files_removed; break;
+        case FileKind::kPositionDeletes: ++counts->position_delete_files_removed; break;
+        case FileKind::kEqualityDeletes: ++counts->equality_delete_files_removed; break;
+        case FileKind::kManifest: ++counts->manifests_removed; break;
+        case FileKind::kManifestList: ++counts->manifest_lists_removed; break;
+        case FileKind::kMetadata: ++counts->orphan_files_removed; break;  // never: the log keeps them
+      }
     }
   }
-  return removed;
+  return Status::OK();
 }
 
 // VACUUM: the small data files (and every file a position delete names)
@@ -647,7 +674,7 @@ Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name
     counts->files_written = static_cast<int64_t>(added.size());
   }
   auto state = std::static_pointer_cast<const IcebergState>(published->storage);
-  QUIVER_ASSIGN_OR_RAISE(counts->files_removed, RemoveUnreferencedFiles(*state));
+  QUIVER_RETURN_NOT_OK(RemoveUnreferencedFiles(*state, *base, counts));
   return published;
 }
 
@@ -698,7 +725,7 @@ Result<TableVersionRef> ExpireTableSnapshots(IcebergDatabase* db, const std::str
     published = std::move(version);
   }
   auto state = std::static_pointer_cast<const IcebergState>(published->storage);
-  QUIVER_ASSIGN_OR_RAISE(counts->files_removed, RemoveUnreferencedFiles(*state));
+  QUIVER_RETURN_NOT_OK(RemoveUnreferencedFiles(*state, *base, counts));
   return published;
 }
 

@@ -405,7 +405,13 @@ Status RunStreamed(Database& db, const std::string& text, const SqlArgs& args,
   // --format arrow writes the last result with rows; the others run unseen.
   int last_rows = -1;
   for (size_t i = 0; i < parsed->size(); ++i) {
-    if (sql::ReturnsRows(*(*parsed)[i])) last_rows = static_cast<int>(i);
+    // VACUUM and CALL return a row of counts per table (not in
+    // sql::ReturnsRows, whose header most of the build includes).
+    const sql::StatementKind kind = (*parsed)[i]->kind;
+    if (sql::ReturnsRows(*(*parsed)[i]) || kind == sql::StatementKind::kVacuum ||
+        kind == sql::StatementKind::kCall) {
+      last_rows = static_cast<int>(i);
+    }
   }
   InterruptWatcher watcher;
   bool failed = false;

@@ -54,6 +54,36 @@ def referenced_files(db, name):
     return sorted(p.removeprefix("file://") for p in out)
 
 
+def referenced_by_kind(db, name):
+    """The files pyiceberg's metadata of table `name` leads to, by kind."""
+    table = catalog(db).load_table(f"public.{name}")
+    io = table.io
+    out = {"manifest_lists": set(), "manifests": set(), "data": set(), "position_deletes": set(),
+           "equality_deletes": set()}
+    kinds = {0: "data", 1: "position_deletes", 2: "equality_deletes"}
+    for snap in table.metadata.snapshots:
+        out["manifest_lists"].add(snap.manifest_list)
+        for m in snap.manifests(io):
+            out["manifests"].add(m.manifest_path)
+            for e in m.fetch_manifest_entry(io, discard_deleted=False):
+                out[kinds[int(e.data_file.content)]].add(e.data_file.file_path)
+    return out
+
+
+def expected_counts(before, after, orphans=0):
+    """The counts a maintenance statement reports, from pyiceberg's view of
+    the metadata before and after it."""
+    gone = {k: len(before[k] - after[k]) for k in before}
+    return {
+        "deleted_data_files_count": gone["data"],
+        "deleted_position_delete_files_count": gone["position_deletes"],
+        "deleted_equality_delete_files_count": gone["equality_deletes"],
+        "deleted_manifest_files_count": gone["manifests"],
+        "deleted_manifest_lists_count": gone["manifest_lists"],
+        "deleted_orphan_files_count": orphans,
+    }
+
+
 def test_vacuum_compacts_small_files(quiver_bin, tmp_path):
     db = tmp_path / "db"
     stmts = ["CREATE TABLE v (k bigint, s text)"]
@@ -70,8 +100,14 @@ def test_vacuum_compacts_small_files(quiver_bin, tmp_path):
     n_snaps = len(snapshot_ids(quiver_bin, db, "v"))
     data_files = lambda: len(list(catalog(db).load_table("public.v").scan().plan_files()))  # noqa: E731
     assert data_files() == 6
-    out = quiver_sql(quiver_bin, db, "VACUUM v")
-    assert out.strip() == "VACUUM"
+    refs_before = referenced_by_kind(db, "v")
+    out = quiver_arrow(quiver_bin, db, "VACUUM v").to_pylist()
+    # Six small files rewritten into one; only the orphan goes (the older
+    # snapshots still list the files rewritten).
+    assert out == [{"table_name": "v", "rewritten_data_files_count": 6,
+                    "added_data_files_count": 1,
+                    **expected_counts(refs_before, referenced_by_kind(db, "v"), orphans=1)}]
+    assert out[0]["deleted_data_files_count"] == 0
     assert data_files() == 1
     snaps = quiver_arrow(quiver_bin, db, "SELECT operation, is_current FROM quiver_snapshots('v')")
     assert len(snaps) == n_snaps + 1
@@ -103,10 +139,16 @@ def test_expire_snapshots(quiver_bin, tmp_path):
                         ).to_pylist() == [{"k": 1}]
     files_before = table_files(db)
     # Before the cut: the first three; retain_last => 2 keeps the third too.
-    out = quiver_sql(quiver_bin, db,
-                     f"CALL expire_snapshots('x', older_than => TIMESTAMPTZ '{cut}', "
-                     "retain_last => 2)")
-    assert out.strip() == "CALL"
+    refs_before = referenced_by_kind(db, "x")
+    out = quiver_arrow(quiver_bin, db,
+                       f"CALL expire_snapshots('x', older_than => TIMESTAMPTZ '{cut}', "
+                       "retain_last => 2)").to_pylist()
+    assert out == [{"table_name": "x", "expired_snapshots_count": 2,
+                    **expected_counts(refs_before, referenced_by_kind(db, "x"))}]
+    # The first INSERT's file and the one DELETE rewrote away, with their
+    # manifests and the two manifest lists.
+    assert out[0]["deleted_data_files_count"] == 2
+    assert out[0]["deleted_manifest_lists_count"] == 2
     # The two snapshots' manifest lists, manifests and data files are gone.
     assert len(table_files(db)) == len(files_before) - 6 + 1  # + the new metadata file
     assert snapshot_ids(quiver_bin, db, "x") == snaps[2:]
@@ -139,3 +181,34 @@ def test_expire_snapshots(quiver_bin, tmp_path):
     ]:
         r = quiver_sql(quiver_bin, db, sql, check=False)
         assert r.returncode != 0 and message in r.stderr, (sql, r.stderr)
+
+
+def test_counts_over_flight_sql_and_in_memory(quiver_bin, tmp_path):
+    """The result rows reach a Flight SQL client (the prepared statement
+    announces their columns); tables held in memory have nothing to report."""
+    from adbc_driver_flightsql import dbapi as flightsql
+    from flight_fixtures import Server
+
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE f (k int); INSERT INTO f VALUES (1); "
+               "INSERT INTO f VALUES (2); DELETE FROM f WHERE k = 1")
+    refs_before = referenced_by_kind(db, "f")
+    server = Server(quiver_bin, "--db", db)
+    try:
+        with flightsql.connect(server.uri) as conn:
+            cur = conn.cursor()
+            cur.execute("CALL expire_snapshots('f', older_than => now() + interval '1 day')")
+            got = cur.fetch_arrow_table().to_pylist()
+            cur.execute("VACUUM")
+            vacuum = cur.fetch_arrow_table()
+            cur.close()
+    finally:
+        server.stop()
+    assert got == [{"table_name": "f", "expired_snapshots_count": 2,
+                    **expected_counts(refs_before, referenced_by_kind(db, "f"))}]
+    assert got[0]["deleted_data_files_count"] == 2
+    assert vacuum.num_rows == 1 and vacuum.column("rewritten_data_files_count")[0].as_py() == 0
+    proc = subprocess.run([str(quiver_bin), "sql", "--format", "csv", "CREATE TABLE m (a int); VACUUM"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1].startswith("table_name,rewritten_data_files_count")
