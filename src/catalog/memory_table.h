@@ -44,6 +44,10 @@ struct TableVersion {
   // rest are new), so that a TableStore writes only the new rows. Compared,
   // never dereferenced.
   const TableVersion* appended_to = nullptr;
+  // Set by a TableStore's Commit: the version it was given, whose rows this
+  // one holds as stored (the unique-key index built for that version serves
+  // this one: execution/constraint_check.cc). Compared, never dereferenced.
+  const TableVersion* stored_from = nullptr;
   // Per batch, when known (tables of a --db database: one per data file):
   // scans skip batches whose statistics rule out a predicate.
   std::vector<UnitStatistics> unit_statistics;

@@ -113,7 +113,11 @@ Result<TableVersionRef> CommitRows(const MemoryTable& table, const TableVersionR
     return next;
   }
   auto state = std::static_pointer_cast<UniqueState>(*writer_state);
-  if (state == nullptr || state->version != current) {
+  // The index of the version a store was given serves the stored version
+  // made from it (state->version keeps it alive, so the pointers compare
+  // true only for that version).
+  if (state == nullptr ||
+      (state->version != current && current->stored_from != state->version.get())) {
     // A --db table's rows are read from its files for the keys.
     QUIVER_ASSIGN_OR_RAISE(TableVersionRef full, MemoryTable::Materialize(table.schema(), current));
     QUIVER_ASSIGN_OR_RAISE(state, BuildState(table, *constraints, full->batches, false));

@@ -155,7 +155,8 @@ class IcebergTableStore;
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
                                     std::vector<RecordBatchRef> rows,
-                                    bool append, const TableConstraints* constraints = nullptr);
+                                    bool append, const TableConstraints* constraints = nullptr,
+                                    const TableVersion* stored_from = nullptr);
 
 Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const TableVersionRef& current,
@@ -171,6 +172,7 @@ class IcebergTableStore final : public TableStore {
 
   Result<TableVersionRef> Commit(const TableVersionRef& current, TableVersionRef next) override {
     QUIVER_RETURN_NOT_OK(db_->CheckWritable());
+    const TableVersion* given = next.get();
     auto state = std::static_pointer_cast<const IcebergState>(current->storage);
     if (state == nullptr) {
       return Status::UnknownError("internal error: stored table \"{}\" without its Iceberg state",
@@ -184,11 +186,11 @@ class IcebergTableStore final : public TableStore {
       return WriteCommit(db_.get(), name_, schema_, state.get(),
                          SliceRows(schema_, next->batches, current->num_rows - stored,
                                    next->num_rows - stored),
-                         true);
+                         true, nullptr, given);
     }
     QUIVER_ASSIGN_OR_RAISE(next, MemoryTable::Materialize(schema_, next));
     return WriteCommit(db_.get(), name_, schema_, state.get(),
-                       SliceRows(schema_, next->batches, 0, next->num_rows), false);
+                       SliceRows(schema_, next->batches, 0, next->num_rows), false, nullptr, given);
   }
 
   Result<TableVersionRef> Vacuum(const TableVersionRef& current,
@@ -247,7 +249,8 @@ void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m) {
 Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const IcebergState* base,
                                     std::vector<RecordBatchRef> rows,
-                                    bool append, const TableConstraints* constraints) {
+                                    bool append, const TableConstraints* constraints,
+                                    const TableVersion* stored_from) {
   auto state = std::make_shared<IcebergState>();
   if (base != nullptr) {
     state->metadata = base->metadata;
@@ -375,6 +378,7 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
   version->num_rows = state->rows->num_rows();
   version->stored = state->rows;
   version->storage = std::move(state);
+  version->stored_from = stored_from;
   return TableVersionRef(std::move(version));
 }
 

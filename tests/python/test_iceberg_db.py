@@ -262,6 +262,42 @@ def test_primary_key_and_unique_are_kept(quiver_bin, tmp_path):
     assert "quiver.unique-constraints" in props
 
 
+def test_unique_keys_across_commits_of_one_process(quiver_bin, tmp_path):
+    """The key index a process builds is carried from one stored commit to the
+    next (appends, an overwrite, expire_snapshots, failed statements between):
+    every duplicate is still found, and what pyiceberg reads is the rows of
+    the statements that succeeded."""
+    db = tmp_path / "db"
+    quiver_sql(quiver_bin, db, "CREATE TABLE u (id int PRIMARY KEY, s text)")
+    script = tmp_path / "u.sql"
+    script.write_text(
+        "INSERT INTO u VALUES (1, 'a');\n"
+        "INSERT INTO u VALUES (2, 'b');\n"
+        "INSERT INTO u VALUES (1, 'dup');\n"                 # fails
+        "INSERT INTO u VALUES (3, 'c'), (4, 'd');\n"
+        "INSERT INTO u VALUES (5, 'e'), (5, 'dup');\n"       # fails, nothing of it kept
+        "INSERT INTO u VALUES (5, 'e');\n"
+        "UPDATE u SET id = id + 10 WHERE id >= 4;\n"         # an overwrite: 14, 15
+        "INSERT INTO u VALUES (15, 'dup');\n"                # fails
+        "INSERT INTO u VALUES (4, 'd2');\n"
+        "CALL expire_snapshots('u', older_than => now() + interval '1 day');\n"
+        "INSERT INTO u VALUES (4, 'dup');\n"                 # fails
+        "INSERT INTO u VALUES (6, 'f');\n"
+    )
+    proc = subprocess.run(
+        [str(quiver_bin), "sql", "--db", str(db), "--keep-going", "-f", str(script)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.stderr.count("duplicate key value violates unique constraint") == 4, proc.stderr
+    for key in ["(id)=(1)", "(id)=(5)", "(id)=(15)", "(id)=(4)"]:
+        assert f"Key {key} already exists" in proc.stderr, (key, proc.stderr)
+    theirs = catalog(db).load_table("public.u").scan().to_arrow()
+    assert rows(theirs, "id") == [
+        {"id": 1, "s": "a"}, {"id": 2, "s": "b"}, {"id": 3, "s": "c"}, {"id": 4, "s": "d2"},
+        {"id": 6, "s": "f"}, {"id": 14, "s": "d"}, {"id": 15, "s": "e"}]
+    assert_same(quiver_bin, db, "u", "id")
+
+
 def test_views_are_kept(quiver_bin, tmp_path):
     db = tmp_path / "db"
     quiver_sql(
