@@ -142,16 +142,23 @@ def test_other_engines_metadata_is_left_alone(quiver_bin, tmp_path):
 STMTS_PER_SCRIPT = 100
 
 
-def statement(n, rng_seed=1414):
+def statement(n, copy_dir, rng_seed=1414):
     """Statement number n (n >= 1) of the endless workload: mostly INSERTs of a
-    recognisable batch (k rows tagged n), some UPDATEs, DELETEs of an earlier
-    batch, VACUUM and expire_snapshots. Deterministic in n."""
+    recognisable batch (k rows tagged n), COPY FROM of such a batch (its CSV
+    file written into copy_dir), some UPDATEs, DELETEs of an earlier batch,
+    VACUUM and expire_snapshots. Deterministic in n."""
     r = random.Random(rng_seed * 1_000_003 + n)
     kind = r.random()
-    if kind < 0.62 or n < 3:
+    if kind < 0.52 or n < 3:
         k = r.randint(1, 300)
         return ("insert", k), (
             f"INSERT INTO c SELECT {n}, g, 'v{n}' FROM generate_series(1, {k}) AS g")
+    if kind < 0.62:
+        k = r.randint(1, 300)
+        path = Path(copy_dir) / f"copy{n}.csv"
+        if not path.exists():
+            path.write_text("".join(f"{n},{g},v{n}\n" for g in range(1, k + 1)))
+        return ("insert", k), f"COPY c FROM '{path}' (FORMAT csv, HEADER false)"
     if kind < 0.74:
         m = r.randint(0, 3)
         return ("update", m), f"UPDATE c SET v = v || '+{n}' WHERE stmt % 4 = {m} AND i % 3 = 0"
@@ -176,7 +183,8 @@ def apply(rows, n, op):
 
 
 def test_sigkill_50_runs_leave_a_prefix_of_statements(quiver_bin, tmp_path):
-    """Each run starts `quiver sql --db` on the next statements and kills it
+    """Each run starts `quiver sql --db` on the next statements (INSERT, COPY
+    FROM, UPDATE, DELETE, VACUUM, expire_snapshots) and kills it
     with SIGKILL at a random moment. Afterwards the table is exactly what a
     prefix of the statements makes (each fully applied or not at all), the
     database opens for writing again, read_iceberg over the table's path reads
@@ -194,7 +202,7 @@ def test_sigkill_50_runs_leave_a_prefix_of_statements(quiver_bin, tmp_path):
         states = [model]
         ops = []
         for n in range(done + 1, done + STMTS_PER_SCRIPT + 1):
-            op, sql = statement(n)
+            op, sql = statement(n, tmp_path)
             ops.append(sql)
             states.append(apply(states[-1], n, op))
         script = tmp_path / "script.sql"
