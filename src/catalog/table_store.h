@@ -45,6 +45,15 @@ class TableStore {
                                          TableVersionRef next) = 0;
 };
 
+// A table's partition keys (CREATE TABLE ... PARTITION BY, sql/ast_partition.h):
+// per key, a column of the table and the transform of its values that
+// partitions it: "identity", "year", "month", "day" or "hour".
+struct PartitionKeyColumn {
+  int column = 0;
+  std::string transform;
+};
+using TablePartitioning = std::vector<PartitionKeyColumn>;
+
 // The tables of a database kept on disk (`quiver sql --db DIR`), for the
 // engine's CREATE TABLE and DROP TABLE. The engine refuses what a storage
 // cannot keep yet (foreign tables, transaction blocks) rather than holding
@@ -56,8 +65,10 @@ class DatabaseStorage {
   // without storing anything.
   virtual Status CheckTable(const MemoryTable& table) = 0;
   // Stores a new table with its current rows (CREATE TABLE AS fills the
-  // table first) as one commit, and sets the table's store.
-  virtual Status CreateTable(const std::shared_ptr<MemoryTable>& table) = 0;
+  // table first) as one commit, and sets the table's store. `partitioning`
+  // (empty: none) lays its rows out by partition; it has no other effect.
+  virtual Status CreateTable(const std::shared_ptr<MemoryTable>& table,
+                             const TablePartitioning& partitioning) = 0;
   // Removes the table from the stored catalog (its files stay, as an
   // Iceberg catalog's drop without purge leaves them).
   virtual Status DropTable(const std::string& name) = 0;

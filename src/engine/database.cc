@@ -18,6 +18,7 @@
 #include "engine/foreign_ddl.h"
 #include "engine/session.h"
 #include "engine/table_definition.h"
+#include "sql/ast_partition.h"
 #include "execution/execution_context.h"
 #include "execution/operators/physical_result_collector.h"
 #include "execution/operators/physical_result_stream.h"
@@ -621,7 +622,7 @@ struct Database::Impl {
       QUIVER_ASSIGN_OR_RAISE(BoundQuery q, binder.BindCreateTableAs(s, &table));
       QUIVER_ASSIGN_OR_RAISE(const int64_t n, RunModification(std::move(q), &state));
       // Stored with its rows as one commit (catalog/table_store.h).
-      if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table));
+      if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table, {}));
       QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
       return Command(fmt::format("SELECT {}", n), n);
     }
@@ -639,7 +640,15 @@ struct Database::Impl {
       plan::Binder binder(&state);
       QUIVER_RETURN_NOT_OK(binder.CheckTableExpressions(*table));
     }
-    if (db->options_.storage) QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table));
+    // PARTITION BY is checked on every table; only a --db table's files are
+    // laid out by it (a table in memory has no files to prune).
+    TablePartitioning partitioning;
+    if (const auto* p = dynamic_cast<const sql::PartitionedCreateTableStatement*>(&s)) {
+      QUIVER_ASSIGN_OR_RAISE(partitioning, PartitioningOf(*p, *table->schema()));
+    }
+    if (db->options_.storage) {
+      QUIVER_RETURN_NOT_OK(db->options_.storage->CreateTable(table, partitioning));
+    }
     QUIVER_RETURN_NOT_OK(Cat()->CreateTable(s.name, table, false));
     return Command("CREATE TABLE");
   }

@@ -337,4 +337,34 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
                                        any ? std::move(constraints) : nullptr);
 }
 
+Result<TablePartitioning> PartitioningOf(const sql::PartitionedCreateTableStatement& s,
+                                         const Schema& schema) {
+  TablePartitioning out;
+  for (const sql::PartitionKey& k : s.keys) {
+    const int c = schema.GetFieldIndex(k.column);
+    if (c < 0) {
+      return Status::Invalid("column \"{}\" named in partition key does not exist", k.column)
+          .WithSqlState(sqlstate::kUndefinedColumn)
+          .WithPosition(k.location);
+    }
+    const DataType& t = *schema.field(c)->type;
+    const bool timestamp = t.id == TypeId::kTimestamp;
+    if (k.transform != "identity" && !timestamp && t.id != TypeId::kDate32) {
+      // PostgreSQL's error: there is no date_trunc over that type.
+      return Status::Invalid("function date_trunc(unknown, {}) does not exist", PgTypeName(t))
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithHint("date_trunc partitions date, timestamp and timestamptz columns.")
+          .WithPosition(k.location);
+    }
+    if (k.transform == "hour" && !timestamp) {
+      return Status::Unsupported("partitioning a date column by date_trunc('hour', ...)")
+          .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithHint("Partition it by day, or partition a timestamp column by hour.")
+          .WithPosition(k.location);
+    }
+    out.push_back({c, k.transform});
+  }
+  return out;
+}
+
 }  // namespace quiver

@@ -6,11 +6,20 @@
 #include <memory>
 
 #include "catalog/memory_table.h"
+#include "catalog/table_store.h"
 #include "sql/ast.h"
+#include "sql/ast_partition.h"
 
 namespace quiver {
 
 Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTableStatement& s);
+
+// The partition keys of PARTITION BY over `schema` (the table's): each a
+// column of it (42703 otherwise); year / month / day of a date, timestamp
+// or timestamptz column (42883 for others, as PostgreSQL has no date_trunc
+// of them), hour of a timestamp or timestamptz one.
+Result<TablePartitioning> PartitioningOf(const sql::PartitionedCreateTableStatement& s,
+                                         const Schema& schema);
 
 // ALTER TABLE (ADD / DROP / RENAME COLUMN, RENAME TO): the table `s` makes
 // of `table`, without rows, and in *moved, per column of it, the column of

@@ -272,7 +272,7 @@ class EngineBackend final : public SqlBackend {
         } else if (entry != nullptr && entry->view != nullptr) {
           QUIVER_RETURN_NOT_OK(storage->DropView(entry->view->name));
         }
-        QUIVER_RETURN_NOT_OK(storage->CreateTable(table));
+        QUIVER_RETURN_NOT_OK(storage->CreateTable(table, {}));
       }
     }
     QUIVER_RETURN_NOT_OK(catalog->CreateTable(request.table, table, entry != nullptr));

@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "pg_query.pb.h"
 #include "sql/ast.h"
+#include "sql/ast_partition.h"
 
 namespace quiver::sql::internal {
 
@@ -68,6 +69,10 @@ class Transformer {
 
 // "unsupported: <what>" at `location`.
 Status UnsupportedAt(int location, const std::string& what);
+
+// PARTITION BY of a CREATE TABLE (transform_partition.cc).
+Status TransformPartitionBy(const pg_query::PartitionSpec& spec,
+                            PartitionedCreateTableStatement* out);
 
 // The string of a String node (names, column lists).
 std::string StringOf(const pg_query::Node& node);

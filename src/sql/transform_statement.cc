@@ -415,13 +415,27 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
 }
 
 Result<std::unique_ptr<Statement>> Transformer::TransformCreate(const pg_query::CreateStmt& s) {
-  auto out = std::make_unique<CreateTableStatement>();
+  std::unique_ptr<CreateTableStatement> out;
+  if (s.has_partspec()) {
+    auto partitioned = std::make_unique<PartitionedCreateTableStatement>();
+    QUIVER_RETURN_NOT_OK(TransformPartitionBy(s.partspec(), partitioned.get()));
+    out = std::move(partitioned);
+  } else {
+    out = std::make_unique<CreateTableStatement>();
+  }
   QUIVER_ASSIGN_OR_RAISE(out->name, TableName(s.relation()));
   out->name_location = s.relation().location();
   out->if_not_exists = s.if_not_exists();
   out->temporary = s.relation().relpersistence() == "t";
+  if (s.has_partbound()) {
+    // A partitioned table here takes rows itself: its partitions are the
+    // distinct values of its partition keys, made as rows arrive.
+    return Status::Unsupported(
+               "CREATE TABLE ... PARTITION OF (a partitioned table takes its rows directly; "
+               "insert them into the partitioned table)")
+        .WithPosition(out->name_location);
+  }
   if (s.inh_relations_size() > 0) return UnsupportedAt(out->name_location, "INHERITS");
-  if (s.has_partspec()) return UnsupportedAt(out->name_location, "partitioned tables");
   for (const auto& e : s.table_elts()) {
     if (e.has_column_def()) {
       const auto& c = e.column_def();

@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -20,8 +21,10 @@
 #include "catalog/table_constraints.h"
 #include "common/io.h"
 #include "formats/file_format.h"
+#include "functions/kernel_util.h"
 #include "storage/iceberg_manifest.h"
 #include "storage/iceberg_metadata.h"
+#include "storage/iceberg_partition.h"
 #include "storage/iceberg_scan.h"
 #include "vector/value.h"
 
@@ -156,7 +159,8 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
                                     const SchemaRef& schema, const IcebergState* base,
                                     std::vector<RecordBatchRef> rows,
                                     bool append, const TableConstraints* constraints = nullptr,
-                                    const TableVersion* stored_from = nullptr);
+                                    const TableVersion* stored_from = nullptr,
+                                    const TablePartitioning* partitioning = nullptr);
 
 Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const TableVersionRef& current,
@@ -246,142 +250,6 @@ void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m) {
                      list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
-                                    const SchemaRef& schema, const IcebergState* base,
-                                    std::vector<RecordBatchRef> rows,
-                                    bool append, const TableConstraints* constraints,
-                                    const TableVersion* stored_from) {
-  auto state = std::make_shared<IcebergState>();
-  if (base != nullptr) {
-    state->metadata = base->metadata;
-    state->version = base->version + 1;
-    if (append) state->manifests = base->manifests;
-  } else {
-    // A new table: a location of its own, so that a table dropped and
-    // created again never shares files with the old one.
-    state->metadata.table_uuid = iceberg::NewUuid();
-    const auto [ns, bare] = SplitQualifiedName(name);
-    state->metadata.location = FileUri(fmt::format("{}/{}.db/{}-{}", db->dir(), ns, bare,
-                                                   state->metadata.table_uuid.substr(0, 8)));
-    QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
-    state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
-    SetUniqueProperty(constraints, &state->metadata);
-    state->version = 1;
-  }
-  TableMetadata& m = state->metadata;
-  QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(m.location));
-  std::error_code ec;
-  fs::create_directories(location + "/data", ec);
-  if (!ec) fs::create_directories(location + "/metadata", ec);
-  if (ec) return Status::IOError("cannot create \"{}\": {}", location, ec.message());
-
-  int64_t new_rows = 0;
-  for (const auto& b : rows) new_rows += b->num_rows();
-  const bool snapshot = base != nullptr || new_rows > 0;
-  std::vector<UnitStatistics> stats;
-  for (const auto& b : rows) stats.push_back(ComputeStatistics(*b));
-
-  const int64_t now = NowMs();
-  std::vector<DataFile> files;  // the new snapshot's
-  if (append && base != nullptr && base->rows != nullptr) files = base->rows->files();
-  if (snapshot) {
-    const int64_t snapshot_id = NewSnapshotId();
-    const int64_t seq = m.last_sequence_number + 1;
-    const std::string uuid = iceberg::NewUuid();
-    if (new_rows > 0) {
-      // 1. The data file.
-      DataFile f;
-      const std::string path = fmt::format("{}/data/{:05d}-{}.parquet", location, seq, uuid);
-      f.path = FileUri(path);
-      f.record_count = new_rows;
-      {
-        QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(path));
-        QUIVER_ASSIGN_OR_RAISE(auto writer,
-                               formats::MakeTableWriter(formats::FileFormat::kParquet, path,
-                                                        file.get(), WithFieldIds(schema, m.fields)));
-        for (const auto& b : rows) QUIVER_RETURN_NOT_OK(writer->Write(*b));
-        QUIVER_RETURN_NOT_OK(writer->Close());
-        f.file_size = file->Tell();
-        QUIVER_RETURN_NOT_OK(file->Commit());
-      }
-      for (int c = 0; c < schema->num_fields(); ++c) {
-        const int id = m.fields[static_cast<size_t>(c)].id;
-        int64_t nulls = 0;
-        Value lo;
-        Value hi;
-        for (const UnitStatistics& s : stats) {
-          nulls += s.nulls[static_cast<size_t>(c)];
-          const Value& a = s.min[static_cast<size_t>(c)];
-          const Value& b = s.max[static_cast<size_t>(c)];
-          if (!a.is_null() && (lo.is_null() || a.Compare(lo) < 0)) lo = a;
-          if (!b.is_null() && (hi.is_null() || b.Compare(hi) > 0)) hi = b;
-        }
-        f.value_counts[id] = new_rows;
-        f.null_counts[id] = nulls;
-        if (!lo.is_null()) {
-          QUIVER_ASSIGN_OR_RAISE(f.lower_bounds[id], iceberg::SerializeBound(lo));
-          QUIVER_ASSIGN_OR_RAISE(f.upper_bounds[id], iceberg::SerializeBound(hi));
-        }
-      }
-      // 2. Its manifest.
-      QUIVER_ASSIGN_OR_RAISE(
-          ManifestFile manifest,
-          iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
-                                 m.fields, m.schema_id, snapshot_id, seq, {f}));
-      state->manifests.push_back(std::move(manifest));
-      files.push_back(std::move(f));
-    }
-    const std::string list =
-        FileUri(fmt::format("{}/metadata/snap-{}-1-{}.avro", location, snapshot_id, uuid));
-    QUIVER_RETURN_NOT_OK(iceberg::WriteManifestList(list, snapshot_id, m.current_snapshot_id, seq,
-                                                    state->manifests));
-    iceberg::Snapshot snap;
-    snap.snapshot_id = snapshot_id;
-    snap.parent_snapshot_id = m.current_snapshot_id;
-    snap.sequence_number = seq;
-    snap.timestamp_ms = now;
-    snap.manifest_list = list;
-    snap.operation = append ? "append" : (new_rows > 0 ? "overwrite" : "delete");
-    snap.summary = {{"added-records", std::to_string(new_rows)},
-                    {"added-data-files", new_rows > 0 ? "1" : "0"}};
-    snap.schema_id = m.schema_id;
-    m.snapshots.push_back(std::move(snap));
-    m.snapshot_log.emplace_back(now, snapshot_id);
-    m.current_snapshot_id = snapshot_id;
-    m.last_sequence_number = seq;
-  }
-  // 3. The metadata file.
-  if (base != nullptr) m.metadata_log.emplace_back(base->metadata.last_updated_ms, base->metadata_location);
-  m.last_updated_ms = now;
-  const std::string metadata_path =
-      fmt::format("{}/metadata/v{}.metadata.json", location, state->version);
-  {
-    // A file of that name is left over from a commit that crashed before
-    // step 4 (this process holds the database): nothing refers to it.
-    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(metadata_path));
-    const std::string text = iceberg::ToJson(m);
-    QUIVER_RETURN_NOT_OK(file->Write(text.data(), static_cast<int64_t>(text.size())));
-    QUIVER_RETURN_NOT_OK(file->Commit());
-  }
-  state->metadata_location = FileUri(metadata_path);
-  // 4. The catalog's compare-and-swap.
-  QUIVER_RETURN_NOT_OK(db->SwapMetadataLocation(
-      name, base != nullptr ? base->metadata_location : "", state->metadata_location));
-
-  // The version published reads the snapshot's files.
-  std::vector<FieldRef> plain;
-  for (const auto& fd : schema->fields) plain.push_back(field(fd->name, fd->type, fd->nullable));
-  QUIVER_ASSIGN_OR_RAISE(state->rows,
-                         iceberg::IcebergRows::Make(name, quiver::schema(std::move(plain)), m.fields,
-                                                    std::move(files)));
-  auto version = std::make_shared<TableVersion>();
-  version->num_rows = state->rows->num_rows();
-  version->stored = state->rows;
-  version->storage = std::move(state);
-  version->stored_from = stored_from;
-  return TableVersionRef(std::move(version));
-}
-
 // The manifest statistics of a data file from its batches' statistics.
 Status AddStatistics(const std::vector<UnitStatistics>& stats, int64_t rows,
                      const std::vector<iceberg::SchemaField>& fields, DataFile* f) {
@@ -406,13 +274,6 @@ Status AddStatistics(const std::vector<UnitStatistics>& stats, int64_t rows,
   }
   return Status::OK();
 }
-
-// ---- maintenance: VACUUM and expire_snapshots ----
-
-// Compaction: data files smaller than this are merged; new files are closed
-// once they hold about kTargetFileBytes of rows (in memory; far less on disk).
-constexpr int64_t kSmallFileBytes = int64_t{32} << 20;
-constexpr int64_t kTargetFileBytes = int64_t{256} << 20;
 
 // Writes one Parquet data file with its manifest statistics.
 class DataFileWriter {
@@ -463,6 +324,287 @@ class DataFileWriter {
   int64_t rows_ = 0;
   int64_t bytes_ = 0;
 };
+
+// Writes rows into data files by partition: one file per partition value
+// of `spec` (a new one once a file holds `roll_bytes` of rows; 0: never),
+// named <prefix>-<n>.parquet, each with its partition tuple. An
+// unpartitioned spec makes one group of every row.
+class PartitionedWriter {
+ public:
+  PartitionedWriter(std::string prefix, SchemaRef schema, std::vector<iceberg::SchemaField> fields,
+                    iceberg::BoundSpec spec, int64_t roll_bytes)
+      : prefix_(std::move(prefix)),
+        schema_(std::move(schema)),
+        fields_(std::move(fields)),
+        spec_(std::move(spec)),
+        roll_bytes_(roll_bytes) {}
+
+  Status Write(const RecordBatchRef& b) {
+    const int64_t n = b->num_rows();
+    if (n == 0) return Status::OK();
+    if (spec_.type.fields.empty()) return WriteTo("", {}, b);
+    // Rows by their partition key (the tuple's bytes), in order of first sight.
+    std::unordered_map<std::string, size_t> index;
+    std::vector<std::string> keys;
+    std::vector<std::vector<uint32_t>> rows;
+    std::vector<size_t> first;
+    std::string key;
+    for (int64_t r = 0; r < n; ++r) {
+      key.clear();
+      QUIVER_RETURN_NOT_OK(AppendKey(*b, r, &key));
+      auto [it, fresh] = index.emplace(key, keys.size());
+      if (fresh) {
+        keys.push_back(key);
+        rows.emplace_back();
+        first.push_back(static_cast<size_t>(r));
+      }
+      rows[it->second].push_back(static_cast<uint32_t>(r));
+    }
+    for (size_t g = 0; g < keys.size(); ++g) {
+      std::vector<std::optional<Value>> values;
+      if (groups_.find(keys[g]) == groups_.end()) {
+        for (size_t k = 0; k < spec_.type.fields.size(); ++k) {
+          const ArrayData& a = *b->column(spec_.source_columns[k]);
+          const auto r = static_cast<int64_t>(first[g]);
+          values.emplace_back(a.IsNull(r) ? Value()
+                                          : iceberg::TransformValue(spec_.type.fields[k].transform,
+                                                                    ValueFromArray(a, r)));
+        }
+      }
+      if (keys.size() == 1) return WriteTo(keys[g], std::move(values), b);
+      std::vector<ArrayRef> cols;
+      for (const ArrayRef& c : b->columns()) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(c, rows[g].data(),
+                                                           static_cast<int64_t>(rows[g].size()),
+                                                           DefaultMemoryPool()));
+        cols.push_back(std::move(a));
+      }
+      QUIVER_RETURN_NOT_OK(WriteTo(keys[g], std::move(values),
+                                   RecordBatch::Make(schema_, static_cast<int64_t>(rows[g].size()),
+                                                     std::move(cols))));
+    }
+    return Status::OK();
+  }
+
+  // Closes every file; their manifest entries, in order of their partitions'
+  // keys.
+  Result<std::vector<DataFile>> Finish() {
+    for (auto& [key, g] : groups_) QUIVER_RETURN_NOT_OK(Close(&g));
+    return std::move(done_);
+  }
+
+ private:
+  struct Group {
+    std::vector<std::optional<Value>> values;
+    std::unique_ptr<DataFileWriter> out;
+  };
+
+  // Row r's partition tuple as bytes: per field, 0 for NULL, else 1 and
+  // the value (integers and temporal values as 8 bytes, text and others as
+  // their bound bytes with their length).
+  Status AppendKey(const RecordBatch& b, int64_t r, std::string* key) const {
+    for (size_t k = 0; k < spec_.type.fields.size(); ++k) {
+      const ArrayData& a = *b.column(spec_.source_columns[k]);
+      if (a.IsNull(r)) {
+        key->push_back('\0');
+        continue;
+      }
+      key->push_back('\1');
+      const std::string& transform = spec_.type.fields[k].transform;
+      const TypeId id = a.type->id;
+      if (a.dictionary == nullptr && transform == "identity" && id == TypeId::kString) {
+        const std::string_view v = a.GetString(r);
+        const auto size = static_cast<uint32_t>(v.size());
+        key->append(reinterpret_cast<const char*>(&size), 4);
+        key->append(v.data(), v.size());
+        continue;
+      }
+      int64_t x = 0;
+      if (a.dictionary == nullptr && (id == TypeId::kInt32 || id == TypeId::kDate32)) {
+        x = a.GetValues<int32_t>(1)[r];
+      } else if (a.dictionary == nullptr && (id == TypeId::kInt64 || id == TypeId::kTimestamp)) {
+        x = a.GetValues<int64_t>(1)[r];
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(std::string bytes,
+                               iceberg::SerializeBound(iceberg::TransformValue(transform, ValueFromArray(a, r))));
+        const auto size = static_cast<uint32_t>(bytes.size());
+        key->append(reinterpret_cast<const char*>(&size), 4);
+        *key += bytes;
+        continue;
+      }
+      if (transform != "identity") {
+        const Value v = iceberg::TransformValue(transform, Value::Integer(a.type, x));
+        x = v.integer();
+      }
+      key->append(reinterpret_cast<const char*>(&x), 8);
+    }
+    return Status::OK();
+  }
+
+  Status WriteTo(const std::string& key, std::vector<std::optional<Value>> values,
+                 const RecordBatchRef& b) {
+    Group& g = groups_[key];
+    if (g.out == nullptr && g.values.empty()) g.values = std::move(values);
+    if (g.out == nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(g.out, DataFileWriter::Open(fmt::format("{}-{}.parquet", prefix_, files_++),
+                                                         schema_, fields_));
+    }
+    QUIVER_RETURN_NOT_OK(g.out->Write(b));
+    if (roll_bytes_ > 0 && g.out->bytes() >= roll_bytes_) QUIVER_RETURN_NOT_OK(Close(&g));
+    return Status::OK();
+  }
+
+  Status Close(Group* g) {
+    if (g->out == nullptr) return Status::OK();
+    QUIVER_ASSIGN_OR_RAISE(DataFile f, g->out->Finish());
+    g->out.reset();
+    f.spec_id = spec_.type.spec_id;
+    f.partition = g->values;
+    done_.push_back(std::move(f));
+    return Status::OK();
+  }
+
+  std::string prefix_;
+  SchemaRef schema_;
+  std::vector<iceberg::SchemaField> fields_;
+  iceberg::BoundSpec spec_;
+  int64_t roll_bytes_;
+  std::map<std::string, Group> groups_;
+  std::vector<DataFile> done_;
+  int files_ = 0;
+};
+
+Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name,
+                                    const SchemaRef& schema, const IcebergState* base,
+                                    std::vector<RecordBatchRef> rows,
+                                    bool append, const TableConstraints* constraints,
+                                    const TableVersion* stored_from,
+                                    const TablePartitioning* partitioning) {
+  auto state = std::make_shared<IcebergState>();
+  if (base != nullptr) {
+    state->metadata = base->metadata;
+    state->version = base->version + 1;
+    if (append) state->manifests = base->manifests;
+  } else {
+    // A new table: a location of its own, so that a table dropped and
+    // created again never shares files with the old one.
+    state->metadata.table_uuid = iceberg::NewUuid();
+    const auto [ns, bare] = SplitQualifiedName(name);
+    state->metadata.location = FileUri(fmt::format("{}/{}.db/{}-{}", db->dir(), ns, bare,
+                                                   state->metadata.table_uuid.substr(0, 8)));
+    QUIVER_ASSIGN_OR_RAISE(state->metadata.fields, iceberg::FieldsOf(*schema));
+    state->metadata.last_column_id = static_cast<int>(state->metadata.fields.size());
+    if (partitioning != nullptr && !partitioning->empty()) {
+      QUIVER_ASSIGN_OR_RAISE(iceberg::PartitionSpec spec,
+                             iceberg::SpecOf(*partitioning, *schema, state->metadata.fields));
+      state->metadata.last_partition_id = 999 + static_cast<int>(spec.fields.size());
+      state->metadata.specs = {std::move(spec)};
+    }
+    SetUniqueProperty(constraints, &state->metadata);
+    state->version = 1;
+  }
+  TableMetadata& m = state->metadata;
+  QUIVER_ASSIGN_OR_RAISE(const std::string location, iceberg::LocalPath(m.location));
+  std::error_code ec;
+  fs::create_directories(location + "/data", ec);
+  if (!ec) fs::create_directories(location + "/metadata", ec);
+  if (ec) return Status::IOError("cannot create \"{}\": {}", location, ec.message());
+
+  int64_t new_rows = 0;
+  for (const auto& b : rows) new_rows += b->num_rows();
+  const bool snapshot = base != nullptr || new_rows > 0;
+  // The rows are laid out by the table's default partition spec.
+  const iceberg::PartitionSpec* spec = m.default_spec();
+  if (spec == nullptr) return Status::Invalid("table \"{}\": no default partition spec", name);
+  iceberg::BoundSpec bound = iceberg::BindSpec(*spec, m.fields, *schema);
+  if (!bound.writable()) {
+    std::string transforms;
+    for (const auto& f : spec->fields) transforms += (transforms.empty() ? "" : ", ") + f.transform;
+    return Status::Unsupported("writing to Iceberg table \"{}\" partitioned by {}", name, transforms)
+        .WithSqlState(sqlstate::kFeatureNotSupported)
+        .WithHint("Quiver writes tables partitioned by identity, year, month, day and hour.");
+  }
+
+  const int64_t now = NowMs();
+  std::vector<DataFile> files;  // the new snapshot's
+  if (append && base != nullptr && base->rows != nullptr) files = base->rows->files();
+  int64_t added_files = 0;
+  if (snapshot) {
+    const int64_t snapshot_id = NewSnapshotId();
+    const int64_t seq = m.last_sequence_number + 1;
+    const std::string uuid = iceberg::NewUuid();
+    if (new_rows > 0) {
+      // 1. The data files: one per partition value.
+      PartitionedWriter writer(fmt::format("{}/data/{:05d}-{}", location, seq, uuid), schema,
+                               m.fields, bound, 0);
+      for (const auto& b : rows) QUIVER_RETURN_NOT_OK(writer.Write(b));
+      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> added, writer.Finish());
+      added_files = static_cast<int64_t>(added.size());
+      // 2. Their manifest.
+      QUIVER_ASSIGN_OR_RAISE(
+          ManifestFile manifest,
+          iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
+                                 m.fields, m.schema_id, bound.type, snapshot_id, seq, added));
+      state->manifests.push_back(std::move(manifest));
+      for (DataFile& f : added) files.push_back(std::move(f));
+    }
+    const std::string list =
+        FileUri(fmt::format("{}/metadata/snap-{}-1-{}.avro", location, snapshot_id, uuid));
+    QUIVER_RETURN_NOT_OK(iceberg::WriteManifestList(list, snapshot_id, m.current_snapshot_id, seq,
+                                                    state->manifests));
+    iceberg::Snapshot snap;
+    snap.snapshot_id = snapshot_id;
+    snap.parent_snapshot_id = m.current_snapshot_id;
+    snap.sequence_number = seq;
+    snap.timestamp_ms = now;
+    snap.manifest_list = list;
+    snap.operation = append ? "append" : (new_rows > 0 ? "overwrite" : "delete");
+    snap.summary = {{"added-records", std::to_string(new_rows)},
+                    {"added-data-files", std::to_string(added_files)}};
+    snap.schema_id = m.schema_id;
+    m.snapshots.push_back(std::move(snap));
+    m.snapshot_log.emplace_back(now, snapshot_id);
+    m.current_snapshot_id = snapshot_id;
+    m.last_sequence_number = seq;
+  }
+  // 3. The metadata file.
+  if (base != nullptr) m.metadata_log.emplace_back(base->metadata.last_updated_ms, base->metadata_location);
+  m.last_updated_ms = now;
+  const std::string metadata_path =
+      fmt::format("{}/metadata/v{}.metadata.json", location, state->version);
+  {
+    // A file of that name is left over from a commit that crashed before
+    // step 4 (this process holds the database): nothing refers to it.
+    QUIVER_ASSIGN_OR_RAISE(auto file, AtomicFile::Create(metadata_path));
+    const std::string text = iceberg::ToJson(m);
+    QUIVER_RETURN_NOT_OK(file->Write(text.data(), static_cast<int64_t>(text.size())));
+    QUIVER_RETURN_NOT_OK(file->Commit());
+  }
+  state->metadata_location = FileUri(metadata_path);
+  // 4. The catalog's compare-and-swap.
+  QUIVER_RETURN_NOT_OK(db->SwapMetadataLocation(
+      name, base != nullptr ? base->metadata_location : "", state->metadata_location));
+
+  // The version published reads the snapshot's files.
+  std::vector<FieldRef> plain;
+  for (const auto& fd : schema->fields) plain.push_back(field(fd->name, fd->type, fd->nullable));
+  QUIVER_ASSIGN_OR_RAISE(state->rows,
+                         iceberg::IcebergRows::Make(name, quiver::schema(std::move(plain)), m.fields,
+                                                    m.specs, std::move(files)));
+  auto version = std::make_shared<TableVersion>();
+  version->num_rows = state->rows->num_rows();
+  version->stored = state->rows;
+  version->storage = std::move(state);
+  version->stored_from = stored_from;
+  return TableVersionRef(std::move(version));
+}
+
+// ---- maintenance: VACUUM and expire_snapshots ----
+
+// Compaction: data files smaller than this are merged; new files are closed
+// once they hold about kTargetFileBytes of rows (in memory; far less on disk).
+constexpr int64_t kSmallFileBytes = int64_t{32} << 20;
+constexpr int64_t kTargetFileBytes = int64_t{256} << 20;
 
 // Steps 3-4 of a commit: `state`'s metadata (already holding the new
 // snapshot, if any) written as the next metadata file, then the catalog's
@@ -569,26 +711,85 @@ Status RemoveUnreferencedFiles(const IcebergState& state, const IcebergState& be
   return Status::OK();
 }
 
+// The bound specs of a table's metadata by spec id; fails unless every
+// spec a data file of `files` uses and the default spec can be written.
+Result<std::map<int, iceberg::BoundSpec>> WritableSpecs(const std::string& name,
+                                                        const TableMetadata& m,
+                                                        const SchemaRef& schema,
+                                                        const std::vector<DataFile>& files) {
+  std::map<int, iceberg::BoundSpec> out;
+  for (const iceberg::PartitionSpec& s : m.specs) out.emplace(s.spec_id, iceberg::BindSpec(s, m.fields, *schema));
+  std::set<int> used = {m.default_spec_id};
+  for (const DataFile& f : files) used.insert(f.spec_id);
+  for (int id : used) {
+    auto it = out.find(id);
+    if (it == out.end()) return Status::Invalid("table \"{}\": no partition spec {}", name, id);
+    if (!it->second.writable()) {
+      return Status::Unsupported("rewriting Iceberg table \"{}\": a partition transform Quiver does not write", name)
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+  }
+  return out;
+}
+
 // VACUUM: the small data files (and every file a position delete names)
 // rewritten into files of about kTargetFileBytes, position deletes applied,
 // in one "replace" commit; then the files nothing refers to are removed.
+// Files merge within their partition: a partition's small files are
+// rewritten when there are two or more (or deletes name one of them).
 Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name,
                                     const SchemaRef& schema, const TableVersionRef& current,
                                     MaintenanceCounts* counts) {
   auto base = std::static_pointer_cast<const IcebergState>(current->storage);
   TableVersionRef published = current;
   const iceberg::IcebergRows& rows = *base->rows;
-  std::vector<DataFile> rewrite;
-  std::vector<DataFile> kept;
-  for (const DataFile& f : rows.data_files()) {
-    QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(f.path));
-    if (f.file_size < kSmallFileBytes || rows.HasDeletes(p)) {
-      rewrite.push_back(f);
-    } else {
-      kept.push_back(f);
+  QUIVER_ASSIGN_OR_RAISE(auto specs, WritableSpecs(name, base->metadata, schema, rows.data_files()));
+  // Partition values as the specs' types (a manifest read gives them as
+  // its Avro types), for grouping and for the new manifests.
+  std::vector<DataFile> data = rows.data_files();
+  for (DataFile& f : data) {
+    const iceberg::BoundSpec& b = specs.at(f.spec_id);
+    if (f.partition.size() != b.type.fields.size()) {
+      return Status::Invalid("table \"{}\": data file {} has {} partition values, its spec {} fields",
+                             name, f.path, f.partition.size(), b.type.fields.size());
+    }
+    for (size_t k = 0; k < f.partition.size(); ++k) {
+      std::optional<Value> v = iceberg::PartitionValueAs(f.partition[k], b.type.types[k]);
+      if (!v.has_value()) {
+        return Status::Invalid("table \"{}\": data file {}: a partition value of field {} unreadable",
+                               name, f.path, b.type.fields[k].name);
+      }
+      f.partition[k] = std::move(v);
     }
   }
-  if (rewrite.size() >= 2 || !rows.delete_files().empty()) {
+  // Candidates by partition: (spec id, the tuple's bytes).
+  std::map<std::string, std::vector<size_t>> candidates;
+  std::vector<bool> deletes(data.size(), false);
+  for (size_t i = 0; i < data.size(); ++i) {
+    const DataFile& f = data[i];
+    QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(f.path));
+    deletes[i] = rows.HasDeletes(p);
+    if (f.file_size >= kSmallFileBytes && !deletes[i]) continue;
+    std::string key = std::to_string(f.spec_id) + "/";
+    for (const std::optional<Value>& v : f.partition) {
+      key.push_back(v->is_null() ? '\0' : '\1');
+      if (v->is_null()) continue;
+      QUIVER_ASSIGN_OR_RAISE(std::string bytes, iceberg::SerializeBound(*v));
+      key += std::to_string(bytes.size()) + ":" + bytes;
+    }
+    candidates[key].push_back(i);
+  }
+  std::vector<bool> rewritten(data.size(), false);
+  for (const auto& [key, group] : candidates) {
+    bool any_deletes = false;
+    for (size_t i : group) any_deletes = any_deletes || deletes[i];
+    if (group.size() < 2 && !any_deletes) continue;
+    for (size_t i : group) rewritten[i] = true;
+  }
+  std::vector<DataFile> rewrite;
+  std::vector<DataFile> kept;
+  for (size_t i = 0; i < data.size(); ++i) (rewritten[i] ? rewrite : kept).push_back(std::move(data[i]));
+  if (!rewrite.empty() || !rows.delete_files().empty()) {
     auto state = std::make_shared<IcebergState>(*base);
     state->version = base->version + 1;
     TableMetadata& m = state->metadata;
@@ -602,46 +803,35 @@ Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name
     std::vector<FieldRef> plain;
     for (const auto& fd : schema->fields) plain.push_back(field(fd->name, fd->type, fd->nullable));
     const SchemaRef plain_schema = quiver::schema(std::move(plain));
-    QUIVER_ASSIGN_OR_RAISE(auto source,
-                           iceberg::IcebergRows::Make(name, plain_schema, m.fields, std::move(inputs)));
+    QUIVER_ASSIGN_OR_RAISE(auto source, iceberg::IcebergRows::Make(name, plain_schema, m.fields,
+                                                                   m.specs, std::move(inputs)));
     ScanRequest all;
     for (int c = 0; c < schema->num_fields(); ++c) all.columns.push_back(c);
     QUIVER_ASSIGN_OR_RAISE(auto plan, source->Plan(all));
-    std::vector<DataFile> added;
-    std::unique_ptr<DataFileWriter> out;
     int64_t records_in = 0;
     for (const DataFile& f : rewrite) records_in += f.record_count;
+    // Each partition's rows into files of about kTargetFileBytes.
+    PartitionedWriter out(fmt::format("{}/data/{:05d}-{}-c", location, seq, uuid), schema, m.fields,
+                          specs.at(m.default_spec_id), kTargetFileBytes);
     for (int64_t u = 0; u < plan->num_units(); ++u) {
       QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
-      if (b->num_rows() == 0) continue;
-      if (out == nullptr) {
-        QUIVER_ASSIGN_OR_RAISE(
-            out, DataFileWriter::Open(fmt::format("{}/data/{:05d}-{}-c{}.parquet", location, seq,
-                                                  uuid, added.size()),
-                                      schema, m.fields));
-      }
-      QUIVER_RETURN_NOT_OK(out->Write(b));
-      if (out->bytes() >= kTargetFileBytes) {
-        QUIVER_ASSIGN_OR_RAISE(DataFile f, out->Finish());
-        added.push_back(std::move(f));
-        out.reset();
-      }
+      QUIVER_RETURN_NOT_OK(out.Write(b));
     }
-    if (out != nullptr) {
-      QUIVER_ASSIGN_OR_RAISE(DataFile f, out->Finish());
-      added.push_back(std::move(f));
-      out.reset();
-    }
+    QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> added, out.Finish());
     int64_t records_out = 0;
     for (const DataFile& f : added) records_out += f.record_count;
     std::vector<DataFile> files = kept;
     files.insert(files.end(), added.begin(), added.end());
+    // One manifest per partition spec the files use.
     state->manifests.clear();
-    if (!files.empty()) {
+    std::map<int, std::vector<DataFile>> by_spec;
+    for (const DataFile& f : files) by_spec[f.spec_id].push_back(f);
+    for (const auto& [spec_id, spec_files] : by_spec) {
       QUIVER_ASSIGN_OR_RAISE(
           ManifestFile manifest,
-          iceberg::WriteManifest(FileUri(fmt::format("{}/metadata/{}-m0.avro", location, uuid)),
-                                 m.fields, m.schema_id, snapshot_id, seq, files));
+          iceberg::WriteManifest(
+              FileUri(fmt::format("{}/metadata/{}-m{}.avro", location, uuid, state->manifests.size())),
+              m.fields, m.schema_id, specs.at(spec_id).type, snapshot_id, seq, spec_files));
       state->manifests.push_back(std::move(manifest));
     }
     const std::string list =
@@ -668,7 +858,7 @@ Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name
     m.last_sequence_number = seq;
     QUIVER_RETURN_NOT_OK(WriteMetadataAndSwap(db, name, *base, state.get()));
     QUIVER_ASSIGN_OR_RAISE(state->rows, iceberg::IcebergRows::Make(name, plain_schema, m.fields,
-                                                                   std::move(files)));
+                                                                   m.specs, std::move(files)));
     auto version = std::make_shared<TableVersion>();
     version->num_rows = state->rows->num_rows();
     version->stored = state->rows;
@@ -764,7 +954,7 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
   // The rows stay in the files: scans plan them (storage/iceberg_scan.h).
   QUIVER_ASSIGN_OR_RAISE(state->rows,
                          iceberg::IcebergRows::Make(name, schema, state->metadata.fields,
-                                                    std::move(files)));
+                                                    state->metadata.specs, std::move(files)));
   auto version = std::make_shared<TableVersion>();
   version->num_rows = state->rows->num_rows();
   version->stored = state->rows;
@@ -1039,14 +1229,15 @@ Status IcebergDatabase::CheckTable(const MemoryTable& table) {
   return Status::OK();
 }
 
-Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table) {
+Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table,
+                                    const TablePartitioning& partitioning) {
   QUIVER_RETURN_NOT_OK(CheckTable(*table));
   TableVersionRef current = table->version();
   QUIVER_ASSIGN_OR_RAISE(
       TableVersionRef v,
       WriteCommit(this, table->name(), table->schema(), nullptr,
                   SliceRows(table->schema(), current->batches, 0, current->num_rows), true,
-                  table->constraints().get()));
+                  table->constraints().get(), nullptr, &partitioning));
   table->Restore(std::move(v));
   table->set_store(
       std::make_shared<IcebergTableStore>(shared_from_this(), table->name(), table->schema()));
@@ -1155,6 +1346,21 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
     QUIVER_ASSIGN_OR_RAISE(std::string type, iceberg::IcebergTypeOf(*f.type));
     fields.push_back({++m.last_column_id, f.name, std::move(type), !f.nullable});
   }
+  // Partition specs name their source columns by field id: those stay.
+  for (const iceberg::PartitionSpec& spec : m.specs) {
+    for (const iceberg::PartitionField& pf : spec.fields) {
+      const bool kept = std::any_of(fields.begin(), fields.end(),
+                                    [&](const iceberg::SchemaField& f) { return f.id == pf.source_id; });
+      if (kept) continue;
+      std::string column;
+      for (const iceberg::SchemaField& f : base->metadata.fields) {
+        if (f.id == pf.source_id) column = f.name;
+      }
+      return Status::Unsupported("dropping column \"{}\" of \"{}\": the table is partitioned by it",
+                                 column, table.name())
+          .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+  }
   const auto same = [](const iceberg::SchemaField& a, const iceberg::SchemaField& b) {
     return a.id == b.id && a.name == b.name && a.type == b.type && a.required == b.required;
   };
@@ -1175,7 +1381,7 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
   for (const auto& f : schema->fields) plain.push_back(field(f->name, f->type, f->nullable));
   QUIVER_ASSIGN_OR_RAISE(state->rows,
                          iceberg::IcebergRows::Make(next->name(), quiver::schema(std::move(plain)),
-                                                    m.fields, base->rows->files()));
+                                                    m.fields, m.specs, base->rows->files()));
   auto version = std::make_shared<TableVersion>();
   version->num_rows = state->rows->num_rows();
   version->stored = state->rows;

@@ -57,7 +57,8 @@ class IcebergDatabase final : public DatabaseStorage,
   Status LoadInto(Catalog* catalog);
 
   Status CheckTable(const MemoryTable& table) override;
-  Status CreateTable(const std::shared_ptr<MemoryTable>& table) override;
+  Status CreateTable(const std::shared_ptr<MemoryTable>& table,
+                     const TablePartitioning& partitioning) override;
   Status DropTable(const std::string& name) override;
   // A schema is an Iceberg namespace: a row of iceberg_namespace_properties
   // ('exists' = 'true', as pyiceberg's create_namespace writes); a table

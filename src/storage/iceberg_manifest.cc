@@ -2,9 +2,11 @@
 
 #include <avro.h>
 
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include "common/io.h"
 
@@ -25,19 +27,82 @@ std::string Optional(const std::string& name, const std::string& type, int id) {
                      type, id);
 }
 
-std::string ManifestEntrySchema() {
+// Bytes of the fixed type holding a decimal of `precision` digits.
+int DecimalBytes(int precision) {
+  int n = 1;
+  // The largest value of n bytes (two's complement) is 2^(8n-1) - 1.
+  while (n < 16 && static_cast<double>(precision) > (8.0 * n - 1) * 0.30102999566398120) ++n;
+  return n;
+}
+
+// The Avro type of a partition field's values (Iceberg's Avro mapping).
+Result<std::string> AvroTypeOf(const DataType& t, int field_id) {
+  switch (t.id) {
+    case TypeId::kBool: return std::string(R"("boolean")");
+    case TypeId::kInt32: return std::string(R"("int")");
+    case TypeId::kInt64: return std::string(R"("long")");
+    case TypeId::kFloat: return std::string(R"("float")");
+    case TypeId::kDouble: return std::string(R"("double")");
+    case TypeId::kString: return std::string(R"("string")");
+    case TypeId::kBinary: return std::string(R"("bytes")");
+    case TypeId::kDate32: return std::string(R"({"type":"int","logicalType":"date"})");
+    case TypeId::kTime64: return std::string(R"({"type":"long","logicalType":"time-micros"})");
+    case TypeId::kTimestamp:
+      return fmt::format(R"({{"type":"long","logicalType":"timestamp-micros","adjust-to-utc":{}}})",
+                         t.timezone.empty() ? "false" : "true");
+    case TypeId::kDecimal128:
+      return fmt::format(
+          R"({{"type":"fixed","name":"fixed_{}","size":{},"logicalType":"decimal","precision":{},"scale":{}}})",
+          field_id, DecimalBytes(t.precision), t.precision, t.scale);
+    default:
+      return Status::Unsupported("Iceberg partition values of type {}", t.ToString());
+  }
+}
+
+// The partition struct (data_file field 102) of `partition`'s fields.
+Result<std::string> PartitionRecord(const PartitionType& partition) {
+  std::string fields;
+  for (size_t i = 0; i < partition.fields.size(); ++i) {
+    const PartitionField& f = partition.fields[i];
+    if (partition.types[i] == nullptr) {
+      return Status::Unsupported("writing Iceberg partition transform {}", f.transform);
+    }
+    QUIVER_ASSIGN_OR_RAISE(std::string type, AvroTypeOf(*partition.types[i], f.field_id));
+    if (!fields.empty()) fields += ",";
+    // Avro names are [A-Za-z_][A-Za-z0-9_]*: others made so as Iceberg's
+    // Java writer makes them (readers match fields by id).
+    std::string name;
+    for (size_t k = 0; k < f.name.size(); ++k) {
+      const unsigned char c = static_cast<unsigned char>(f.name[k]);
+      const bool letter = std::isalpha(c) || c == '_';
+      if (letter || (k > 0 && std::isdigit(c))) {
+        name.push_back(static_cast<char>(c));
+      } else if (k == 0 && std::isdigit(c)) {
+        name += "_" + std::string(1, static_cast<char>(c));
+      } else {
+        name += fmt::format("_x{:02X}", c);
+      }
+    }
+    if (name.empty()) name = "_";
+    fields += fmt::format(R"({{"name":"{}","type":["null",{}],"default":null,"field-id":{}}})", name,
+                          type, f.field_id);
+  }
+  return fmt::format(R"({{"type":"record","name":"r102","fields":[{}]}})", fields);
+}
+
+std::string ManifestEntrySchema(const std::string& partition_record) {
   std::string data_file = fmt::format(
       R"({{"type":"record","name":"r2","fields":[)"
       R"({{"name":"content","type":"int","field-id":134}},)"
       R"({{"name":"file_path","type":"string","field-id":100}},)"
       R"({{"name":"file_format","type":"string","field-id":101}},)"
-      R"({{"name":"partition","type":{{"type":"record","name":"r102","fields":[]}},"field-id":102}},)"
+      R"({{"name":"partition","type":{},"field-id":102}},)"
       R"({{"name":"record_count","type":"long","field-id":103}},)"
       R"({{"name":"file_size_in_bytes","type":"long","field-id":104}},)"
       R"({},{},{},{},{},{},)"
       R"({{"name":"split_offsets","type":["null",{{"type":"array","items":"long","element-id":133}}],"default":null,"field-id":132}},)"
       R"({{"name":"sort_order_id","type":["null","int"],"default":null,"field-id":140}}]}})",
-      Optional("column_sizes", IntMap(117, 118, "long"), 108),
+      partition_record, Optional("column_sizes", IntMap(117, 118, "long"), 108),
       Optional("value_counts", IntMap(119, 120, "long"), 109),
       Optional("null_value_counts", IntMap(121, 122, "long"), 110),
       Optional("nan_value_counts", IntMap(138, 139, "long"), 137),
@@ -350,23 +415,190 @@ Result<std::string> LocalPath(const std::string& uri) {
   return Status::Unsupported("Iceberg files outside the local file system ({})", uri);
 }
 
+namespace {
+
+// Sets a partition value (field `i` of the partition record `rec`), a value
+// of `type` or null.
+Status SetPartitionValue(avro_value_t* rec, size_t i, const TypeRef& type,
+                         const std::optional<Value>& value) {
+  avro_value_t f;
+  avro_value_t b;
+  AVRO_OK(avro_value_get_by_index(rec, i, &f, nullptr), "partition");
+  if (!value.has_value() || value->is_null()) {
+    AVRO_OK(avro_value_set_branch(&f, 0, &b), "partition");
+    AVRO_OK(avro_value_set_null(&b), "partition");
+    return Status::OK();
+  }
+  const Value& v = *value;
+  AVRO_OK(avro_value_set_branch(&f, 1, &b), "partition");
+  switch (type->id) {
+    case TypeId::kBool: AVRO_OK(avro_value_set_boolean(&b, v.boolean() ? 1 : 0), "partition"); break;
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+      AVRO_OK(avro_value_set_int(&b, static_cast<int32_t>(v.integer())), "partition");
+      break;
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp: AVRO_OK(avro_value_set_long(&b, v.integer()), "partition"); break;
+    case TypeId::kFloat: AVRO_OK(avro_value_set_float(&b, static_cast<float>(v.floating())), "partition"); break;
+    case TypeId::kDouble: AVRO_OK(avro_value_set_double(&b, v.floating()), "partition"); break;
+    case TypeId::kString:
+      AVRO_OK(avro_value_set_string_len(&b, v.str().c_str(), v.str().size() + 1), "partition");
+      break;
+    case TypeId::kBinary:
+      AVRO_OK(avro_value_set_bytes(&b, const_cast<char*>(v.str().data()), v.str().size()), "partition");
+      break;
+    case TypeId::kDecimal128: {
+      // Big-endian two's complement, sign-extended to the fixed size.
+      const int n = DecimalBytes(type->precision);
+      const auto u = static_cast<unsigned __int128>(v.decimal());
+      std::string bytes;
+      for (int k = n - 1; k >= 0; --k) bytes.push_back(static_cast<char>(static_cast<uint8_t>(u >> (8 * k))));
+      AVRO_OK(avro_value_set_fixed(&b, bytes.data(), bytes.size()), "partition");
+      break;
+    }
+    default:
+      return Status::Unsupported("Iceberg partition values of type {}", type->ToString());
+  }
+  return Status::OK();
+}
+
+// The manifest list's summaries of `files`' partition values.
+Result<std::vector<FieldSummary>> Summarize(const PartitionType& partition,
+                                            const std::vector<DataFile>& files) {
+  std::vector<FieldSummary> out(partition.fields.size());
+  for (size_t i = 0; i < partition.fields.size(); ++i) {
+    const DataType& t = *partition.types[i];
+    const bool floating = t.id == TypeId::kFloat || t.id == TypeId::kDouble;
+    Value lo;
+    Value hi;
+    for (const DataFile& f : files) {
+      const std::optional<Value>& v = f.partition[i];
+      if (!v.has_value() || v->is_null()) {
+        out[i].contains_null = true;
+        continue;
+      }
+      if (lo.is_null() || v->Compare(lo) < 0) lo = *v;
+      if (hi.is_null() || v->Compare(hi) > 0) hi = *v;
+    }
+    // NaN orders differently in Iceberg: no bounds (nor a NaN claim) for floats.
+    if (!floating) {
+      out[i].contains_nan = false;
+      if (!lo.is_null()) {
+        QUIVER_ASSIGN_OR_RAISE(out[i].lower_bound, SerializeBound(lo));
+        QUIVER_ASSIGN_OR_RAISE(out[i].upper_bound, SerializeBound(hi));
+      }
+    }
+  }
+  return out;
+}
+
+// A data file's partition tuple as its Avro types hold it (DataFile::partition).
+Status ReadPartition(avro_value_t* data_file, std::vector<std::optional<Value>>* out) {
+  avro_value_t rec;
+  if (avro_value_get_by_name(data_file, "partition", &rec, nullptr) != 0) return Status::OK();
+  if (avro_value_get_type(&rec) != AVRO_RECORD) return Status::OK();
+  size_t n = 0;
+  AVRO_OK(avro_value_get_size(&rec, &n), "partition");
+  for (size_t i = 0; i < n; ++i) {
+    avro_value_t f;
+    AVRO_OK(avro_value_get_by_index(&rec, i, &f, nullptr), "partition");
+    if (avro_value_get_type(&f) == AVRO_UNION) {
+      avro_value_t b;
+      AVRO_OK(avro_value_get_current_branch(&f, &b), "partition");
+      f = b;
+    }
+    std::optional<Value> v;
+    switch (avro_value_get_type(&f)) {
+      case AVRO_NULL: v = Value(); break;
+      case AVRO_BOOLEAN: {
+        int x = 0;
+        AVRO_OK(avro_value_get_boolean(&f, &x), "partition");
+        v = Value::Boolean(x != 0);
+        break;
+      }
+      case AVRO_INT32: {
+        int32_t x = 0;
+        AVRO_OK(avro_value_get_int(&f, &x), "partition");
+        v = Value::Int32(x);
+        break;
+      }
+      case AVRO_INT64: {
+        int64_t x = 0;
+        AVRO_OK(avro_value_get_long(&f, &x), "partition");
+        v = Value::Int64(x);
+        break;
+      }
+      case AVRO_FLOAT: {
+        float x = 0;
+        AVRO_OK(avro_value_get_float(&f, &x), "partition");
+        v = Value::Float(x);
+        break;
+      }
+      case AVRO_DOUBLE: {
+        double x = 0;
+        AVRO_OK(avro_value_get_double(&f, &x), "partition");
+        v = Value::Double(x);
+        break;
+      }
+      case AVRO_STRING: {
+        const char* s = nullptr;
+        size_t size = 0;
+        AVRO_OK(avro_value_get_string(&f, &s, &size), "partition");
+        v = Value::Text(std::string(s, size > 0 ? size - 1 : 0));
+        break;
+      }
+      case AVRO_BYTES: {
+        const void* p = nullptr;
+        size_t size = 0;
+        AVRO_OK(avro_value_get_bytes(&f, &p, &size), "partition");
+        v = Value::Binary(std::string(static_cast<const char*>(p), size));
+        break;
+      }
+      case AVRO_FIXED: {
+        const void* p = nullptr;
+        size_t size = 0;
+        AVRO_OK(avro_value_get_fixed(&f, &p, &size), "partition");
+        v = Value::Binary(std::string(static_cast<const char*>(p), size));
+        break;
+      }
+      default:
+        break;  // not understood: nullopt
+    }
+    out->push_back(std::move(v));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<ManifestFile> WriteManifest(const std::string& uri, const std::vector<SchemaField>& fields,
-                                   int schema_id, int64_t snapshot_id, int64_t sequence_number,
+                                   int schema_id, const PartitionType& partition,
+                                   int64_t snapshot_id, int64_t sequence_number,
                                    const std::vector<DataFile>& files) {
   QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(uri));
   AvroRecord rec;
-  const std::string avro_schema = ManifestEntrySchema();
+  QUIVER_ASSIGN_OR_RAISE(const std::string partition_record, PartitionRecord(partition));
+  const std::string avro_schema = ManifestEntrySchema(partition_record);
   QUIVER_RETURN_NOT_OK(rec.Init(avro_schema));
   ContainerWriter out({{"avro.schema", avro_schema},
                        {"avro.codec", "null"},
                        {"schema", SchemaJson(fields, schema_id)},
                        {"schema-id", std::to_string(schema_id)},
-                       {"partition-spec", "[]"},
-                       {"partition-spec-id", "0"},
+                       {"partition-spec", PartitionSpecJson(PartitionSpec{partition.spec_id, partition.fields})},
+                       {"partition-spec-id", std::to_string(partition.spec_id)},
                        {"format-version", "2"},
                        {"content", "data"}});
   ManifestFile m;
   m.path = uri;
+  m.partition_spec_id = partition.spec_id;
+  for (const DataFile& f : files) {
+    if (f.partition.size() != partition.fields.size()) {
+      return Status::UnknownError("internal error: data file {} with {} partition values for {} fields",
+                                  f.path, f.partition.size(), partition.fields.size());
+    }
+  }
+  QUIVER_ASSIGN_OR_RAISE(m.partitions, Summarize(partition, files));
   m.sequence_number = m.min_sequence_number = sequence_number;
   m.added_snapshot_id = snapshot_id;
   for (const DataFile& f : files) {
@@ -385,6 +617,13 @@ Result<ManifestFile> WriteManifest(const std::string& uri, const std::vector<Sch
     QUIVER_RETURN_NOT_OK(SetInt(&d, "content", 0));
     QUIVER_RETURN_NOT_OK(SetString(&d, "file_path", f.path));
     QUIVER_RETURN_NOT_OK(SetString(&d, "file_format", f.format));
+    {
+      avro_value_t p;
+      QUIVER_RETURN_NOT_OK(Field(&d, "partition", &p));
+      for (size_t i = 0; i < partition.fields.size(); ++i) {
+        QUIVER_RETURN_NOT_OK(SetPartitionValue(&p, i, partition.types[i], f.partition[i]));
+      }
+    }
     QUIVER_RETURN_NOT_OK(SetLong(&d, "record_count", f.record_count));
     QUIVER_RETURN_NOT_OK(SetLong(&d, "file_size_in_bytes", f.file_size));
     QUIVER_RETURN_NOT_OK(SetNull(&d, "column_sizes"));
@@ -423,7 +662,7 @@ Status WriteManifestList(const std::string& uri, int64_t snapshot_id,
     avro_value_reset(v);
     QUIVER_RETURN_NOT_OK(SetString(v, "manifest_path", m.path));
     QUIVER_RETURN_NOT_OK(SetLong(v, "manifest_length", m.length));
-    QUIVER_RETURN_NOT_OK(SetInt(v, "partition_spec_id", 0));
+    QUIVER_RETURN_NOT_OK(SetInt(v, "partition_spec_id", m.partition_spec_id));
     QUIVER_RETURN_NOT_OK(SetInt(v, "content", m.content));
     QUIVER_RETURN_NOT_OK(SetLong(v, "sequence_number", m.sequence_number));
     QUIVER_RETURN_NOT_OK(SetLong(v, "min_sequence_number", m.min_sequence_number));
@@ -434,7 +673,35 @@ Status WriteManifestList(const std::string& uri, int64_t snapshot_id,
     QUIVER_RETURN_NOT_OK(SetLong(v, "added_rows_count", m.added_rows));
     QUIVER_RETURN_NOT_OK(SetLong(v, "existing_rows_count", m.existing_rows));
     QUIVER_RETURN_NOT_OK(SetLong(v, "deleted_rows_count", m.deleted_rows));
-    QUIVER_RETURN_NOT_OK(SetNull(v, "partitions"));
+    if (m.partitions.has_value()) {
+      avro_value_t arr;
+      QUIVER_RETURN_NOT_OK(OptionalBranch(v, "partitions", &arr));
+      for (const FieldSummary& s : *m.partitions) {
+        avro_value_t e;
+        avro_value_t f;
+        avro_value_t b;
+        AVRO_OK(avro_value_append(&arr, &e, nullptr), "partitions");
+        QUIVER_RETURN_NOT_OK(Field(&e, "contains_null", &f));
+        AVRO_OK(avro_value_set_boolean(&f, s.contains_null ? 1 : 0), "contains_null");
+        if (s.contains_nan.has_value()) {
+          QUIVER_RETURN_NOT_OK(OptionalBranch(&e, "contains_nan", &b));
+          AVRO_OK(avro_value_set_boolean(&b, *s.contains_nan ? 1 : 0), "contains_nan");
+        } else {
+          QUIVER_RETURN_NOT_OK(SetNull(&e, "contains_nan"));
+        }
+        for (const auto& [name, bound] : {std::pair{"lower_bound", &s.lower_bound},
+                                          std::pair{"upper_bound", &s.upper_bound}}) {
+          if (bound->has_value()) {
+            QUIVER_RETURN_NOT_OK(OptionalBranch(&e, name, &b));
+            AVRO_OK(avro_value_set_bytes(&b, const_cast<char*>((*bound)->data()), (*bound)->size()), name);
+          } else {
+            QUIVER_RETURN_NOT_OK(SetNull(&e, name));
+          }
+        }
+      }
+    } else {
+      QUIVER_RETURN_NOT_OK(SetNull(v, "partitions"));
+    }
     QUIVER_RETURN_NOT_OK(SetNull(v, "key_metadata"));
     QUIVER_RETURN_NOT_OK(out.Append(v));
   }
@@ -454,6 +721,60 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
     QUIVER_ASSIGN_OR_RAISE(bool has_seq, GetOptional(v, "sequence_number", &f));
     if (has_seq) AVRO_OK(avro_value_get_long(&f, &m.sequence_number), "sequence_number");
     QUIVER_RETURN_NOT_OK(GetLong(v, "added_snapshot_id", &m.added_snapshot_id));
+    QUIVER_ASSIGN_OR_RAISE(bool has_min, GetOptional(v, "min_sequence_number", &f));
+    m.min_sequence_number = m.sequence_number;
+    if (has_min) AVRO_OK(avro_value_get_long(&f, &m.min_sequence_number), "min_sequence_number");
+    QUIVER_ASSIGN_OR_RAISE(bool has_spec, GetOptional(v, "partition_spec_id", &f));
+    if (has_spec) AVRO_OK(avro_value_get_int(&f, &m.partition_spec_id), "partition_spec_id");
+    // Counts (v1 names them added_data_files_count, ...); absent ones stay 0.
+    for (const auto& [v2, v1, out_count] :
+         {std::tuple{"added_files_count", "added_data_files_count", &m.added_files},
+          std::tuple{"existing_files_count", "existing_data_files_count", &m.existing_files},
+          std::tuple{"deleted_files_count", "deleted_data_files_count", &m.deleted_files}}) {
+      QUIVER_ASSIGN_OR_RAISE(bool has, GetOptional(v, v2, &f));
+      if (!has) {
+        QUIVER_ASSIGN_OR_RAISE(has, GetOptional(v, v1, &f));
+      }
+      if (has) AVRO_OK(avro_value_get_int(&f, out_count), v2);
+    }
+    for (const auto& [name, out_rows] : {std::pair{"added_rows_count", &m.added_rows},
+                                         std::pair{"existing_rows_count", &m.existing_rows},
+                                         std::pair{"deleted_rows_count", &m.deleted_rows}}) {
+      QUIVER_ASSIGN_OR_RAISE(bool has, GetOptional(v, name, &f));
+      if (has) AVRO_OK(avro_value_get_long(&f, out_rows), name);
+    }
+    avro_value_t arr;
+    QUIVER_ASSIGN_OR_RAISE(bool has_partitions, GetOptional(v, "partitions", &arr));
+    if (has_partitions) {
+      size_t n = 0;
+      AVRO_OK(avro_value_get_size(&arr, &n), "partitions");
+      m.partitions.emplace();
+      for (size_t i = 0; i < n; ++i) {
+        avro_value_t e;
+        AVRO_OK(avro_value_get_by_index(&arr, i, &e, nullptr), "partitions");
+        FieldSummary s;
+        avro_value_t b;
+        QUIVER_ASSIGN_OR_RAISE(bool has_null, GetOptional(&e, "contains_null", &b));
+        int flag = 1;
+        if (has_null) AVRO_OK(avro_value_get_boolean(&b, &flag), "contains_null");
+        s.contains_null = flag != 0;
+        QUIVER_ASSIGN_OR_RAISE(bool has_nan, GetOptional(&e, "contains_nan", &b));
+        if (has_nan) {
+          AVRO_OK(avro_value_get_boolean(&b, &flag), "contains_nan");
+          s.contains_nan = flag != 0;
+        }
+        for (const auto& [name, bound] : {std::pair{"lower_bound", &s.lower_bound},
+                                          std::pair{"upper_bound", &s.upper_bound}}) {
+          QUIVER_ASSIGN_OR_RAISE(bool has, GetOptional(&e, name, &b));
+          if (!has) continue;
+          const void* p = nullptr;
+          size_t size = 0;
+          AVRO_OK(avro_value_get_bytes(&b, &p, &size), name);
+          *bound = std::string(static_cast<const char*>(p), size);
+        }
+        m.partitions->push_back(std::move(s));
+      }
+    }
     out.push_back(std::move(m));
     return Status::OK();
   }));
@@ -474,6 +795,7 @@ Result<std::vector<DataFile>> ReadManifest(const std::string& uri) {
     if (has_content) AVRO_OK(avro_value_get_int(&c, &f.content), "content");
     QUIVER_RETURN_NOT_OK(GetString(&d, "file_path", &f.path));
     QUIVER_RETURN_NOT_OK(GetString(&d, "file_format", &f.format));
+    QUIVER_RETURN_NOT_OK(ReadPartition(&d, &f.partition));
     QUIVER_RETURN_NOT_OK(GetLong(&d, "record_count", &f.record_count));
     QUIVER_RETURN_NOT_OK(GetLong(&d, "file_size_in_bytes", &f.file_size));
     QUIVER_RETURN_NOT_OK(GetIntMap(&d, "value_counts", &f.value_counts));

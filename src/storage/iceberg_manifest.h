@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,30 @@ struct DataFile {
   std::map<int, int64_t> null_counts;
   std::map<int, std::string> lower_bounds;  // single-value serialization
   std::map<int, std::string> upper_bounds;
+  // The partition tuple, one value per field of the spec `spec_id` (a null
+  // Value: a null partition value). Written: values of the PartitionType's
+  // types. Read: as the Avro types hold them (int, long, string, bytes for
+  // fixed, ...; nullopt for a type not understood), for
+  // iceberg_partition.h's PartitionValueAs to convert.
+  int spec_id = 0;
+  std::vector<std::optional<Value>> partition;
+};
+
+// A partition spec with the engine type of each field's values
+// (iceberg_partition.h PartitionValueType): what a manifest's partition
+// struct holds.
+struct PartitionType {
+  int spec_id = 0;
+  std::vector<PartitionField> fields;
+  std::vector<TypeRef> types;
+};
+
+// A manifest's summary of one partition field (manifest list field 508).
+struct FieldSummary {
+  bool contains_null = false;
+  std::optional<bool> contains_nan;
+  std::optional<std::string> lower_bound;  // single-value serialization
+  std::optional<std::string> upper_bound;
 };
 
 // One entry of a manifest list.
@@ -46,15 +71,20 @@ struct ManifestFile {
   int64_t added_rows = 0;
   int64_t existing_rows = 0;
   int64_t deleted_rows = 0;
+  int partition_spec_id = 0;
+  std::optional<std::vector<FieldSummary>> partitions;  // per partition field
 };
 
 // The local path of a file:// URI (or of a plain absolute path).
 Result<std::string> LocalPath(const std::string& uri);
 
 // Writes (fsynced) the manifest of `files`, all added by `snapshot_id` at
-// `sequence_number`, at `uri`; returns its manifest-list entry.
+// `sequence_number` and partitioned by `partition` (no fields:
+// unpartitioned), at `uri`; returns its manifest-list entry, with the
+// partition summaries.
 Result<ManifestFile> WriteManifest(const std::string& uri, const std::vector<SchemaField>& fields,
-                                   int schema_id, int64_t snapshot_id, int64_t sequence_number,
+                                   int schema_id, const PartitionType& partition,
+                                   int64_t snapshot_id, int64_t sequence_number,
                                    const std::vector<DataFile>& files);
 Status WriteManifestList(const std::string& uri, int64_t snapshot_id,
                          std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,

@@ -265,11 +265,31 @@ Json SchemaObject(const std::vector<SchemaField>& fields, int schema_id) {
   return s;
 }
 
+Json SpecFields(const PartitionSpec& spec) {
+  Json fs = Json::array();
+  for (const PartitionField& f : spec.fields) {
+    fs.push_back(Json{{"name", f.name},
+                      {"transform", f.transform},
+                      {"source-id", f.source_id},
+                      {"field-id", f.field_id}});
+  }
+  return fs;
+}
+
 std::string Dump(const Json& j, int indent) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace
+
+std::string PartitionSpecJson(const PartitionSpec& spec) { return Dump(SpecFields(spec), -1); }
+
+const PartitionSpec* TableMetadata::spec(int spec_id) const {
+  for (const PartitionSpec& s : specs) {
+    if (s.spec_id == spec_id) return &s;
+  }
+  return nullptr;
+}
 
 std::string SchemaJson(const std::vector<SchemaField>& fields, int schema_id) {
   return Dump(SchemaObject(fields, schema_id), -1);
@@ -297,9 +317,13 @@ std::string ToJson(const TableMetadata& m) {
     for (auto& [id, o] : schemas) list.push_back(std::move(o));
     j["schemas"] = std::move(list);
   }
-  j["default-spec-id"] = 0;
-  j["partition-specs"] = Json::array({Json{{"spec-id", 0}, {"fields", Json::array()}}});
-  j["last-partition-id"] = 999;  // none yet: partition field ids start at 1000
+  j["default-spec-id"] = m.default_spec_id;
+  Json specs = Json::array();
+  for (const PartitionSpec& s : m.specs) {
+    specs.push_back(Json{{"spec-id", s.spec_id}, {"fields", SpecFields(s)}});
+  }
+  j["partition-specs"] = std::move(specs);
+  j["last-partition-id"] = m.last_partition_id;
   j["default-sort-order-id"] = 0;
   j["sort-orders"] = Json::array({Json{{"order-id", 0}, {"fields", Json::array()}}});
   Json props = Json::object();
@@ -338,8 +362,7 @@ std::string ToJson(const TableMetadata& m) {
   return Dump(j, 2);
 }
 
-Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::string& what,
-                                         bool allow_partitioned) {
+Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::string& what) {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return Status::Invalid("Iceberg metadata {}: not a JSON object", what);
@@ -395,13 +418,56 @@ Result<TableMetadata> ParseTableMetadata(const std::string& text, const std::str
     sf.required = r != f.end() && r->is_boolean() && r->get<bool>();
     m.fields.push_back(std::move(sf));
   }
-  // Partitioning is not read yet: a partitioned table would be misread.
-  if (!allow_partitioned && j.contains("partition-specs") && j["partition-specs"].is_array()) {
-    for (const Json& spec : j["partition-specs"]) {
-      if (spec.contains("fields") && spec["fields"].is_array() && !spec["fields"].empty()) {
-        return Status::Unsupported("partitioned Iceberg tables ({})", what);
+  // Partition specs: "partition-specs" and "default-spec-id" (v2), or the
+  // fields of the one spec in "partition-spec" (v1).
+  auto parse_fields = [&](const Json& fields, PartitionSpec* spec) -> Status {
+    if (!fields.is_array()) return Missing(what, "partition-specs");
+    for (const Json& f : fields) {
+      if (!f.is_object()) return Missing(what, "partition-specs");
+      PartitionField pf;
+      int64_t v = 0;
+      QUIVER_RETURN_NOT_OK(GetInt64(f, "source-id", what, &v));
+      pf.source_id = static_cast<int>(v);
+      // v1 specs may leave field ids out: 1000, 1001, ... in order.
+      pf.field_id = 1000 + static_cast<int>(spec->fields.size());
+      if (f.contains("field-id")) {
+        QUIVER_RETURN_NOT_OK(GetInt64(f, "field-id", what, &v));
+        pf.field_id = static_cast<int>(v);
       }
+      QUIVER_RETURN_NOT_OK(GetString(f, "name", what, &pf.name));
+      QUIVER_RETURN_NOT_OK(GetString(f, "transform", what, &pf.transform));
+      spec->fields.push_back(std::move(pf));
     }
+    return Status::OK();
+  };
+  if (j.contains("partition-specs") && j["partition-specs"].is_array()) {
+    m.specs.clear();
+    for (const Json& s : j["partition-specs"]) {
+      if (!s.is_object() || !s.contains("fields")) return Missing(what, "partition-specs");
+      PartitionSpec spec;
+      int64_t id = 0;
+      QUIVER_RETURN_NOT_OK(GetInt64(s, "spec-id", what, &id));
+      spec.spec_id = static_cast<int>(id);
+      QUIVER_RETURN_NOT_OK(parse_fields(s["fields"], &spec));
+      m.specs.push_back(std::move(spec));
+    }
+    int64_t id = 0;
+    if (j.contains("default-spec-id")) QUIVER_RETURN_NOT_OK(GetInt64(j, "default-spec-id", what, &id));
+    m.default_spec_id = static_cast<int>(id);
+  } else if (j.contains("partition-spec")) {
+    m.specs.assign(1, PartitionSpec{});
+    QUIVER_RETURN_NOT_OK(parse_fields(j["partition-spec"], &m.specs[0]));
+  }
+  if (m.default_spec() == nullptr) {
+    return Status::Invalid("Iceberg metadata {}: default partition spec {} is not among its specs",
+                           what, m.default_spec_id);
+  }
+  m.last_partition_id = 999;
+  for (const PartitionSpec& s : m.specs) {
+    for (const PartitionField& f : s.fields) m.last_partition_id = std::max(m.last_partition_id, f.field_id);
+  }
+  if (j.contains("last-partition-id") && j["last-partition-id"].is_number_integer()) {
+    m.last_partition_id = std::max(m.last_partition_id, j["last-partition-id"].get<int>());
   }
   if (j.contains("current-snapshot-id") && j["current-snapshot-id"].is_number_integer()) {
     const int64_t id = j["current-snapshot-id"].get<int64_t>();

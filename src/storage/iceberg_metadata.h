@@ -45,6 +45,20 @@ struct SchemaField {
   bool required = false;
 };
 
+// A partition spec: each field a transform of a source column (by field
+// id), named and numbered (partition field ids start at 1000).
+struct PartitionField {
+  int source_id = 0;
+  int field_id = 0;
+  std::string name;
+  std::string transform;  // "identity", "year", "month", "day", "hour", "bucket[16]", ...
+};
+
+struct PartitionSpec {
+  int spec_id = 0;
+  std::vector<PartitionField> fields;  // none: unpartitioned
+};
+
 struct Snapshot {
   int64_t snapshot_id = 0;
   std::optional<int64_t> parent_snapshot_id;
@@ -67,6 +81,9 @@ struct TableMetadata {
   // The table's other schemas (older ones, which older snapshots name), as
   // their JSON objects, kept as read so that a commit writes them back.
   std::vector<std::pair<int, std::string>> other_schemas;
+  std::vector<PartitionSpec> specs = {PartitionSpec{}};
+  int default_spec_id = 0;
+  int last_partition_id = 999;  // none yet: partition field ids start at 1000
   std::optional<int64_t> current_snapshot_id;
   std::vector<Snapshot> snapshots;
   std::vector<std::pair<int64_t, int64_t>> snapshot_log;  // (timestamp-ms, snapshot-id)
@@ -74,6 +91,9 @@ struct TableMetadata {
   std::vector<std::pair<std::string, std::string>> properties;
 
   const Snapshot* current_snapshot() const;
+  // The spec of that id, null when absent.
+  const PartitionSpec* spec(int spec_id) const;
+  const PartitionSpec* default_spec() const { return spec(default_spec_id); }
 };
 
 // The engine schema of the metadata's current schema (field ids in each
@@ -83,10 +103,11 @@ Result<SchemaRef> EngineSchema(const TableMetadata& m);
 Result<std::vector<SchemaField>> FieldsOf(const Schema& schema);
 
 std::string ToJson(const TableMetadata& m);
-// `what` names the file in errors. Partitioned tables are refused unless
-// `allow_partitioned` (read_iceberg reads them; --db tables are unpartitioned).
-Result<TableMetadata> ParseTableMetadata(const std::string& json, const std::string& what,
-                                         bool allow_partitioned = false);
+// `what` names the file in errors.
+Result<TableMetadata> ParseTableMetadata(const std::string& json, const std::string& what);
+
+// The JSON array of a spec's fields (a manifest's "partition-spec" key).
+std::string PartitionSpecJson(const PartitionSpec& spec);
 
 // The Iceberg schema JSON of `fields` (a manifest's "schema" key).
 std::string SchemaJson(const std::vector<SchemaField>& fields, int schema_id);

@@ -112,7 +112,7 @@ Result<std::string> ResolveMetadataFile(const std::string& given) {
 
 Result<TableMetadata> ReadTableMetadata(const std::string& metadata_file) {
   QUIVER_ASSIGN_OR_RAISE(std::string text, ReadText(metadata_file));
-  return ParseTableMetadata(text, metadata_file, /*allow_partitioned=*/true);
+  return ParseTableMetadata(text, metadata_file);
 }
 
 Result<const Snapshot*> SelectSnapshot(const TableMetadata& m, const ReadOptions& options,
@@ -208,7 +208,7 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
   if (snap != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(files, SnapshotFiles(*snap, options.policy));
   }
-  QUIVER_ASSIGN_OR_RAISE(auto rows, IcebergRows::Make(name, schema, m.fields, std::move(files),
+  QUIVER_ASSIGN_OR_RAISE(auto rows, IcebergRows::Make(name, schema, m.fields, m.specs, std::move(files),
                                                       options.policy));
   auto version = std::make_shared<TableVersion>();
   version->num_rows = rows->num_rows();

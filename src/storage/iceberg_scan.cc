@@ -7,6 +7,7 @@
 #include "catalog/file_table.h"
 #include "functions/cast.h"
 #include "functions/kernel_util.h"
+#include "storage/iceberg_partition.h"
 
 namespace quiver::iceberg {
 
@@ -247,6 +248,7 @@ Result<std::vector<DataFile>> SnapshotFiles(const Snapshot& snapshot,
     QUIVER_RETURN_NOT_OK(CheckPolicy(policy, manifest_path));
     QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, ReadManifest(mf.path));
     for (DataFile& f : files) {
+      f.spec_id = mf.partition_spec_id;
       if (f.content == 2) {
         return Status::Unsupported("Iceberg equality delete files ({}, listed in {})", f.path,
                                    mf.path);
@@ -266,6 +268,7 @@ Result<std::vector<DataFile>> SnapshotFiles(const Snapshot& snapshot,
 
 Result<std::shared_ptr<const IcebergRows>> IcebergRows::Make(std::string name, SchemaRef schema,
                                                              std::vector<SchemaField> fields,
+                                                             const std::vector<PartitionSpec>& specs,
                                                              std::vector<DataFile> files,
                                                              const FileAccessPolicy* policy) {
   std::shared_ptr<IcebergRows> rows(new IcebergRows());
@@ -288,6 +291,28 @@ Result<std::shared_ptr<const IcebergRows>> IcebergRows::Make(std::string name, S
     } else {
       rows->data_paths_.push_back(std::move(path));
       rows->data_.push_back(std::move(f));
+    }
+  }
+  std::map<int, BoundSpec> bound;
+  for (const PartitionSpec& s : specs) bound.emplace(s.spec_id, BindSpec(s, rows->fields_, *rows->schema_));
+  rows->partition_ranges_.resize(rows->data_.size());
+  for (size_t i = 0; i < rows->data_.size(); ++i) {
+    const DataFile& f = rows->data_[i];
+    auto it = bound.find(f.spec_id);
+    if (it == bound.end()) continue;
+    const BoundSpec& b = it->second;
+    for (size_t k = 0; k < b.type.fields.size() && k < f.partition.size(); ++k) {
+      const int column = b.source_columns[k];
+      if (column < 0) continue;
+      std::optional<Value> v = PartitionValueAs(f.partition[k], b.type.types[k]);
+      if (!v.has_value()) continue;
+      if (v->is_null()) {
+        rows->partition_ranges_[i].push_back({column, true, Value(), Value()});
+        continue;
+      }
+      auto range = SourceRange(b.type.fields[k].transform, *v, *rows->schema_->field(column)->type);
+      if (!range.has_value()) continue;
+      rows->partition_ranges_[i].push_back({column, false, std::move(range->first), std::move(range->second)});
     }
   }
   for (size_t i = 0; i < rows->data_.size(); ++i) {
@@ -337,6 +362,21 @@ bool IcebergRows::FileMayMatch(size_t i, const std::vector<ScanPredicate>& predi
     if (!a.ok() || !b.ok()) continue;
     s.min[static_cast<size_t>(c)] = std::move(*a);
     s.max[static_cast<size_t>(c)] = std::move(*b);
+  }
+  // Partition values narrow the bounds: a value's source range, or every
+  // row NULL.
+  for (const PartitionRange& r : partition_ranges_[i]) {
+    const auto c = static_cast<size_t>(r.column);
+    if (std::find(used.begin(), used.end(), r.column) == used.end()) continue;
+    if (r.all_null) {
+      s.nulls[c] = f.record_count;
+      s.min[c] = Value();
+      s.max[c] = Value();
+      continue;
+    }
+    s.nulls[c] = 0;
+    if (s.min[c].is_null() || r.lo.Compare(s.min[c]) > 0) s.min[c] = r.lo;
+    if (s.max[c].is_null() || r.hi.Compare(s.max[c]) < 0) s.max[c] = r.hi;
   }
   for (const ScanPredicate& p : predicates) {
     if (!UnitMayMatch(s, p)) return false;

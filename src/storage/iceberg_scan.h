@@ -5,8 +5,10 @@
 //   snapshot --manifest list, manifests (read once, IcebergRows::Make)--> data files
 //            with their record counts, value / null counts and lower / upper
 //            bounds per field id; position delete files, read once
-//   Plan(request)   every data file whose manifest statistics rule out a
-//                   predicate is skipped unopened (Counters::files_pruned);
+//   Plan(request)   every data file whose manifest statistics or partition
+//                   values (iceberg_partition.h: the range of source values a
+//                   partition value stands for) rule out a predicate is
+//                   skipped unopened (Counters::files_pruned);
 //                   the others are opened (footer only) as FileTables and
 //                   planned with the request's columns and predicates mapped
 //                   to the file's columns by field id, so that row groups and
@@ -40,9 +42,11 @@ class IcebergRows final : public StoredRows,
   // delete files (content 1) of `files` name. `schema`: the table's engine
   // schema, column for column with `fields` (its field ids). `policy`, when
   // set, checks every file path before anything is opened. Equality deletes
-  // and formats other than Parquet are refused.
+  // and formats other than Parquet are refused. `specs`: the table's
+  // partition specs, by which files' partition values prune.
   static Result<std::shared_ptr<const IcebergRows>> Make(std::string name, SchemaRef schema,
                                                          std::vector<SchemaField> fields,
+                                                         const std::vector<PartitionSpec>& specs,
                                                          std::vector<DataFile> files,
                                                          const FileAccessPolicy* policy = nullptr);
 
@@ -73,6 +77,13 @@ class IcebergRows final : public StoredRows,
   std::vector<DataFile> delete_files_;
   // By a data file's local path: its deleted row positions, sorted.
   std::map<std::string, std::vector<int64_t>> deleted_;
+  // Per data file: what its partition values say of its source columns.
+  struct PartitionRange {
+    int column;
+    bool all_null;  // a null partition value
+    Value lo, hi;   // else the source values' range
+  };
+  std::vector<std::vector<PartitionRange>> partition_ranges_;
   int64_t rows_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "storage/iceberg_manifest.h"
+#include "storage/iceberg_partition.h"
 
 namespace quiver::iceberg {
 namespace {
@@ -151,7 +152,7 @@ TEST(IcebergManifestTest, ManifestAndListRoundTrip) {
   f.lower_bounds = {{1, SerializeBound(Value::Int32(-5)).ValueOrDie()}};
   f.upper_bounds = {{1, SerializeBound(Value::Int32(99)).ValueOrDie()}};
   const std::vector<SchemaField> fields = {{1, "a", "int", false}, {2, "b", "string", false}};
-  auto m = WriteManifest("file://" + (dir / "m.avro").string(), fields, 0, 42, 3, {f});
+  auto m = WriteManifest("file://" + (dir / "m.avro").string(), fields, 0, PartitionType{}, 42, 3, {f});
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->added_files, 1);
   EXPECT_EQ(m->added_rows, 10);
@@ -177,6 +178,85 @@ TEST(IcebergManifestTest, ManifestAndListRoundTrip) {
   std::filesystem::resize_file(dir / "m.avro", 20);
   EXPECT_FALSE(ReadManifest("file://" + (dir / "m.avro").string()).ok());
   std::filesystem::remove_all(dir);
+}
+
+// A partitioned manifest: the partition tuple of each file (a month as an
+// int, a day as a date, a decimal as fixed bytes, a null) read back, and
+// the manifest list's summaries.
+TEST(IcebergManifestTest, PartitionTuplesAndSummariesRoundTrip) {
+  const auto dir = std::filesystem::temp_directory_path() / ("quiver_manifest_" + NewUuid());
+  std::filesystem::create_directories(dir);
+  const std::vector<SchemaField> fields = {
+      {1, "ts", "timestamp", false}, {2, "d", "date", false}, {3, "p", "decimal(10,2)", false}};
+  PartitionType type;
+  type.fields = {{1, 1000, "ts_month", "month"}, {2, 1001, "d_day", "day"}, {3, 1002, "p", "identity"}};
+  type.types = {int32(), date32(), decimal128(10, 2)};
+  DataFile a;
+  a.path = "file:///data/a.parquet";
+  a.record_count = 1;
+  a.partition = {Value::Int32(-1), Value::Date(19000), Value::Decimal(-150, 10, 2)};
+  DataFile b = a;
+  b.path = "file:///data/b.parquet";
+  b.partition = {Value::Int32(650), Value(), Value::Decimal(7, 10, 2)};
+  auto m = WriteManifest("file://" + (dir / "m.avro").string(), fields, 0, type, 42, 3, {a, b});
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  ASSERT_TRUE(WriteManifestList("file://" + (dir / "l.avro").string(), 42, std::nullopt, 3, {*m}).ok());
+  auto list = ReadManifestList("file://" + (dir / "l.avro").string());
+  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  ASSERT_EQ(list->size(), 1u);
+  ASSERT_TRUE((*list)[0].partitions.has_value());
+  const std::vector<FieldSummary>& s = *(*list)[0].partitions;
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_FALSE(s[0].contains_null);
+  EXPECT_EQ(Hex(*s[0].lower_bound), "ffffffff");
+  EXPECT_EQ(Hex(*s[0].upper_bound), "8a020000");
+  EXPECT_TRUE(s[1].contains_null);
+  EXPECT_EQ(Hex(*s[1].lower_bound), "384a0000");
+  EXPECT_EQ(Hex(*s[2].lower_bound), "ff6a");
+  EXPECT_EQ(Hex(*s[2].upper_bound), "07");
+  auto files = ReadManifest((*list)[0].path);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const DataFile& want = i == 0 ? a : b;
+    ASSERT_EQ((*files)[i].partition.size(), 3u);
+    for (size_t k = 0; k < 3; ++k) {
+      auto v = PartitionValueAs((*files)[i].partition[k], type.types[k]);
+      ASSERT_TRUE(v.has_value());
+      EXPECT_EQ(v->is_null(), want.partition[k]->is_null());
+      if (!v->is_null()) {
+        EXPECT_EQ(v->Compare(*want.partition[k]), 0) << i << " " << k;
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Transforms and the source ranges of their values, before and after 1970.
+TEST(IcebergPartitionTest, TransformsAndSourceRanges) {
+  const int64_t us = 1000000;
+  const Value ts = Value::Timestamp(-1);  // 1969-12-31 23:59:59.999999
+  EXPECT_EQ(TransformValue("month", ts).integer(), -1);
+  EXPECT_EQ(TransformValue("year", ts).integer(), -1);
+  EXPECT_EQ(TransformValue("day", ts).integer(), -1);
+  EXPECT_EQ(TransformValue("hour", ts).integer(), -1);
+  EXPECT_EQ(TransformValue("month", Value::Date(19783)).integer(), 650);  // 2024-03-01
+  auto month = SourceRange("month", Value::Int32(650), *timestamp(TimeUnit::kMicro));
+  ASSERT_TRUE(month.has_value());
+  EXPECT_EQ(month->first.integer(), int64_t{19783} * 86400 * us);
+  EXPECT_EQ(month->second.integer(), int64_t{19814} * 86400 * us - 1);  // to 2024-03-31 end
+  auto feb = SourceRange("month", Value::Int32(649), *date32());
+  ASSERT_TRUE(feb.has_value());
+  EXPECT_EQ(feb->first.integer(), 19754);   // 2024-02-01
+  EXPECT_EQ(feb->second.integer(), 19782);  // 2024-02-29
+  auto year = SourceRange("year", Value::Int32(-1), *date32());
+  ASSERT_TRUE(year.has_value());
+  EXPECT_EQ(year->first.integer(), -365);
+  EXPECT_EQ(year->second.integer(), -1);
+  EXPECT_FALSE(SourceRange("bucket[4]", Value::Int32(1), *int32()).has_value());
+  EXPECT_EQ(PartitionValueType("hour", *date32()), nullptr);
+  EXPECT_EQ(PartitionValueType("identity", *float64()), nullptr);
+  EXPECT_TRUE(PartitionValueType("day", *timestamp(TimeUnit::kMicro, "UTC"))->Equals(*date32()));
 }
 
 }  // namespace
