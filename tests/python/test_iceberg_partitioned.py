@@ -301,6 +301,27 @@ def test_refused_partitionings(quiver_bin, tmp_path):
     assert quiver_error(quiver_bin, db, "SELECT * FROM t")["sqlstate"] == "42P01"
 
 
+def test_alter_partitioned_table(quiver_bin, tmp_path):
+    """Schema evolution keeps the spec (by field id): a partition source
+    column cannot be dropped (as in Iceberg), others can; rows keep being
+    laid out by partition."""
+    db = tmp_path / "db"
+    quiver(quiver_bin, db, "CREATE TABLE t (id int, ts timestamp, x text) "
+                           "PARTITION BY RANGE (date_trunc('day', ts)); "
+                           "INSERT INTO t VALUES (1, TIMESTAMP '2024-05-01 10:00', 'a')")
+    err = quiver_error(quiver_bin, db, "ALTER TABLE t DROP COLUMN ts")
+    assert err["sqlstate"] == "0A000" and "partitioned by it" in err["error"], err
+    quiver(quiver_bin, db, "ALTER TABLE t DROP COLUMN x; ALTER TABLE t ADD COLUMN y int; "
+                           "INSERT INTO t VALUES (2, TIMESTAMP '2024-05-02 10:00', 7), "
+                           "(3, TIMESTAMP '2024-05-01 11:00', 8)")
+    table = catalog(db).load_table("public.t")
+    assert [str(f.transform) for f in table.spec().fields] == ["day"]
+    assert len(files_and_partitions(table)) == 3
+    assert assert_same(quiver_bin, db, "t", "id").num_rows == 3
+    assert explain_counts(quiver_bin, db,
+                          "SELECT * FROM t WHERE ts < TIMESTAMP '2024-05-02'") == (3, 1)
+
+
 @pytest.fixture(scope="module")
 def pg():
     if not pg_oracle.available():
