@@ -548,15 +548,14 @@ std::string Escaped(std::string_view s) {
   return out;
 }
 
-}  // namespace
-
-void AppendPgArrayElement(std::string_view text, std::string* out) {
-  bool quote = text.empty() || (text.size() == 4 && (text[0] == 'N' || text[0] == 'n') &&
-                                (text[1] == 'U' || text[1] == 'u') && (text[2] == 'L' || text[2] == 'l') &&
-                                (text[3] == 'L' || text[3] == 'l'));
+// Appends `text`, double-quoted when `quote` is set or it holds one of
+// `specials` or whitespace; inside the quotes a '"' or '\\' is escaped with
+// a backslash (array elements) or, with `double_up`, doubled (record fields).
+void AppendQuotedIfNeeded(std::string_view text, bool quote, std::string_view specials,
+                          bool double_up, std::string* out) {
   for (char c : text) {
-    if (c == '{' || c == '}' || c == '"' || c == ',' || c == '\\' || c == ' ' || c == '\t' ||
-        c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+    if (specials.find(c) != std::string_view::npos || c == ' ' || c == '\t' || c == '\n' ||
+        c == '\r' || c == '\v' || c == '\f') {
       quote = true;
       break;
     }
@@ -567,31 +566,23 @@ void AppendPgArrayElement(std::string_view text, std::string* out) {
   }
   *out += '"';
   for (char c : text) {
-    if (c == '"' || c == '\\') *out += '\\';
+    if (c == '"' || c == '\\') *out += double_up ? c : '\\';
     *out += c;
   }
   *out += '"';
 }
 
+}  // namespace
+
+void AppendPgArrayElement(std::string_view text, std::string* out) {
+  const bool is_null_word =
+      text.size() == 4 && (text[0] == 'N' || text[0] == 'n') && (text[1] == 'U' || text[1] == 'u') &&
+      (text[2] == 'L' || text[2] == 'l') && (text[3] == 'L' || text[3] == 'l');
+  AppendQuotedIfNeeded(text, text.empty() || is_null_word, "{}\",\\", /*double_up=*/false, out);
+}
+
 void AppendPgRecordField(std::string_view text, std::string* out) {
-  bool quote = text.empty();
-  for (char c : text) {
-    if (c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' || c == ' ' || c == '\t' ||
-        c == '\n' || c == '\r' || c == '\v' || c == '\f') {
-      quote = true;
-      break;
-    }
-  }
-  if (!quote) {
-    out->append(text);
-    return;
-  }
-  *out += '"';
-  for (char c : text) {
-    if (c == '"' || c == '\\') *out += c;
-    *out += c;
-  }
-  *out += '"';
+  AppendQuotedIfNeeded(text, text.empty(), "\"\\(),", /*double_up=*/true, out);
 }
 
 int64_t DisplayWidth(std::string_view text) {

@@ -1,6 +1,7 @@
 #include "execution/constraint_check.h"
 
 #include "catalog/table_constraints.h"
+#include "common/bit_util.h"
 #include "execution/group_table.h"
 #include "vector/value.h"
 
@@ -152,6 +153,54 @@ std::string FormatFailingRow(const std::vector<const ArrayData*>& columns, int64
     out += v.ToString();
   }
   return out + ")";
+}
+
+Status CheckRowConstraints(const MemoryTable& table, const DataChunk& input,
+                           const std::vector<uint32_t>& slots, int first, int first_check,
+                           int num_checks, bool not_null) {
+  const Schema& schema = *table.schema();
+  const int width = schema.num_fields();
+  auto failing_row = [&](uint32_t slot) {
+    std::vector<const ArrayData*> row;
+    for (int c = 0; c < width; ++c) row.push_back(input.columns[static_cast<size_t>(first + c)].get());
+    return "Failing row contains " + FormatFailingRow(row, slot) + ".";
+  };
+  for (int c = 0; not_null && c < width; ++c) {
+    if (schema.field(c)->nullable) continue;
+    const ArrayData& a = *input.columns[static_cast<size_t>(first + c)];
+    for (const uint32_t slot : slots) {
+      if (a.IsValid(slot)) continue;
+      return Status::Invalid(
+                 "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                 schema.field(c)->name, table.name())
+          .WithSqlState(sqlstate::kNotNullViolation)
+          .WithDetail(failing_row(slot));
+    }
+  }
+  for (int k = 0; k < num_checks; ++k) {
+    const ArrayData& ok = *input.columns[static_cast<size_t>(first_check + k)];
+    for (const uint32_t slot : slots) {
+      if (!ok.IsValid(slot) || bit_util::GetBit(ok.GetRaw<uint8_t>(1), ok.offset + slot)) continue;
+      return Status::Invalid("new row for relation \"{}\" violates check constraint \"{}\"",
+                             table.name(), table.constraints()->checks[static_cast<size_t>(k)].name)
+          .WithSqlState(sqlstate::kCheckViolation)
+          .WithDetail(failing_row(slot));
+    }
+  }
+  return Status::OK();
+}
+
+void PositionClaims::Reset(int64_t num_positions) {
+  size_ = num_positions;
+  flags_ = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(num_positions));
+  for (int64_t i = 0; i < num_positions; ++i) flags_[static_cast<size_t>(i)] = 0;
+}
+
+Result<bool> PositionClaims::Claim(int64_t p) {
+  if (p < 0 || p >= size_) {
+    return Status::UnknownError("internal error: row position {} of {}", p, size_);
+  }
+  return flags_[static_cast<size_t>(p)].exchange(1) == 0;
 }
 
 }  // namespace quiver::exec

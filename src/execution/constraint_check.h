@@ -17,10 +17,12 @@
 // exists, and O(M + N) when it must be built.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
 #include "catalog/memory_table.h"
+#include "vector/data_chunk.h"
 
 namespace quiver::exec {
 
@@ -34,5 +36,29 @@ Result<TableVersionRef> CommitRows(const MemoryTable& table, const TableVersionR
 // PostgreSQL's text of a row in "Failing row contains (...)": values as
 // their text, unquoted, null as `null` (ExecBuildSlotValueDescription).
 std::string FormatFailingRow(const std::vector<const ArrayData*>& columns, int64_t row);
+
+// NOT NULL (with `not_null`) and CHECK of the rows at `slots` of `input`:
+// the table's columns start at input column `first`, the CHECK results (one
+// boolean column per constraint of table.constraints()) at `first_check`.
+// Only NULL or true passes a CHECK. PostgreSQL's messages, SQLSTATEs and
+// "Failing row contains (...)" detail.
+Status CheckRowConstraints(const MemoryTable& table, const DataChunk& input,
+                           const std::vector<uint32_t>& slots, int first, int first_check,
+                           int num_checks, bool not_null);
+
+// One flag per row position of a scanned table version, shared by the
+// threads of an UPDATE / DELETE / ON CONFLICT DO UPDATE: the first row to
+// claim a position gets it.
+class PositionClaims {
+ public:
+  void Reset(int64_t num_positions);
+  int64_t size() const { return size_; }
+  // true for the first claim of `p`; an out-of-range `p` is an internal error.
+  Result<bool> Claim(int64_t p);
+
+ private:
+  std::unique_ptr<std::atomic<uint8_t>[]> flags_;
+  int64_t size_ = 0;
+};
 
 }  // namespace quiver::exec

@@ -38,8 +38,7 @@ struct Part {
 struct ModifyGlobal : GlobalSinkState {
   // Positioned: one flag per row of the scanned version, set by the first
   // row to arrive for that position.
-  std::unique_ptr<std::atomic<uint8_t>[]> claimed;
-  int64_t num_positions = 0;
+  PositionClaims claimed;
   std::mutex mu;
   std::vector<Part> parts;     // GUARDED_BY(mu)
   std::vector<Part> returned;  // GUARDED_BY(mu): RETURNING's rows
@@ -175,34 +174,11 @@ int PhysicalModifyTable::input_width() const {
   return first_returning() + num_returning_ + num_checks_;
 }
 
-Status PhysicalModifyTable::CheckChecks(const DataChunk& input,
-                                        const std::vector<uint32_t>& slots) const {
-  // Only the rows the statement writes (an UPDATE's changed ones) are
-  // checked, as PostgreSQL does.
-  const int width = table_->schema()->num_fields();
-  const int first = first_returning() + num_returning_;
-  for (int k = 0; k < num_checks_; ++k) {
-    const ArrayData& ok = *input.columns[static_cast<size_t>(first + k)];
-    for (const uint32_t slot : slots) {
-      if (!ok.IsValid(slot) || bit_util::GetBit(ok.GetRaw<uint8_t>(1), ok.offset + slot)) continue;
-      std::vector<const ArrayData*> row;
-      for (int c = 0; c < width; ++c) row.push_back(input.columns[static_cast<size_t>(c)].get());
-      return Status::Invalid("new row for relation \"{}\" violates check constraint \"{}\"",
-                             table_->name(), table_->constraints()->checks[k].name)
-          .WithSqlState(sqlstate::kCheckViolation)
-          .WithDetail("Failing row contains " + FormatFailingRow(row, slot) + ".");
-    }
-  }
-  return Status::OK();
-}
-
 Result<std::unique_ptr<GlobalSinkState>> PhysicalModifyTable::GetGlobalSinkState(
     ExecutionContext&) const {
   auto g = std::make_unique<ModifyGlobal>();
   if (positioned_ != nullptr) {
-    g->num_positions = positioned_->num_rows;
-    g->claimed = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(g->num_positions));
-    for (int64_t i = 0; i < g->num_positions; ++i) g->claimed[static_cast<size_t>(i)] = 0;
+    g->claimed.Reset(positioned_->num_rows);
   }
   return std::unique_ptr<GlobalSinkState>(std::move(g));
 }
@@ -241,10 +217,8 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
     for (int64_t i = 0; i < input.num_rows; ++i) {
       const uint32_t slot = sel != nullptr ? sel[i] : static_cast<uint32_t>(i);
       const int64_t p = values[slot];
-      if (p < 0 || p >= g.num_positions) {
-        return Status::UnknownError("internal error: row position {} of {}", p, g.num_positions);
-      }
-      if (g.claimed[static_cast<size_t>(p)].exchange(1) != 0) continue;
+      QUIVER_ASSIGN_OR_RAISE(const bool first, g.claimed.Claim(p));
+      if (!first) continue;
       ++l.count;
       l.affected.push_back(slot);
       l.slots.push_back(slot);
@@ -264,7 +238,13 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
       if (!hit || kind_ == Kind::kUpdate) l.slots.push_back(slot);
     }
   }
-  if (num_checks_ > 0) QUIVER_RETURN_NOT_OK(CheckChecks(input, l.affected));
+  // Only the rows the statement writes (an UPDATE's changed ones) are
+  // checked, as PostgreSQL does.
+  if (num_checks_ > 0) {
+    QUIVER_RETURN_NOT_OK(CheckRowConstraints(*table_, input, l.affected, 0,
+                                             first_returning() + num_returning_, num_checks_,
+                                             /*not_null=*/false));
+  }
   if (num_returning_ > 0 && !l.affected.empty()) {
     // RETURNING's values of the rows counted, copied out of the chunk.
     const auto m = static_cast<int64_t>(l.affected.size());
@@ -300,17 +280,8 @@ Status PhysicalModifyTable::Sink(ExecutionContext&, DataChunk& input, GlobalSink
         ArrayRef a, kernels::Gather(input.columns[static_cast<size_t>(c)],
                                     dense ? nullptr : l.slots.data(), n, DefaultMemoryPool()));
     if (!schema.field(c)->nullable && a->GetNullCount() > 0) {
-      // The first row with the NULL, for PostgreSQL's DETAIL.
-      int64_t r = 0;
-      while (r < n && a->IsValid(r)) ++r;
-      std::vector<const ArrayData*> row;
-      for (int k = 0; k < width; ++k) row.push_back(input.columns[static_cast<size_t>(k)].get());
-      const uint32_t slot = dense ? static_cast<uint32_t>(r) : l.slots[static_cast<size_t>(r)];
-      return Status::Invalid(
-                 "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                 schema.field(c)->name, table_->name())
-          .WithSqlState(sqlstate::kNotNullViolation)
-          .WithDetail("Failing row contains " + FormatFailingRow(row, slot) + ".");
+      // The first row with the NULL, reported as PostgreSQL does.
+      QUIVER_RETURN_NOT_OK(CheckRowConstraints(*table_, input, l.slots, 0, 0, 0, true));
     }
     cols.push_back(std::move(a));
   }

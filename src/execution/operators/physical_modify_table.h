@@ -92,9 +92,6 @@ class PhysicalModifyTable final : public PhysicalOperator {
  private:
   // Index of the first RETURNING column (after the table's and `matched`).
   int first_returning() const;
-  // The CHECK columns after the table's (and UPDATE's matched) column: one
-  // boolean per CHECK constraint, FALSE where a row violates it.
-  Status CheckChecks(const DataChunk& input, const std::vector<uint32_t>& slots) const;
 
   Kind kind_;
   std::shared_ptr<MemoryTable> table_;

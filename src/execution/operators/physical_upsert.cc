@@ -27,8 +27,7 @@ struct Part {
 };
 
 struct UpsertGlobal : GlobalSinkState {
-  std::unique_ptr<std::atomic<uint8_t>[]> claimed;  // per position of the joined version
-  int64_t num_positions = 0;
+  PositionClaims claimed;  // per position of the joined version
   std::mutex mu;
   std::vector<Part> parts;  // GUARDED_BY(mu)
   int64_t count = 0;        // set by Finalize
@@ -94,46 +93,10 @@ int PhysicalUpsert::input_width() const {
   return 2 * table_->schema()->num_fields() + 2 + num_returning_ + 2 * num_checks_;
 }
 
-Status PhysicalUpsert::CheckRows(const DataChunk& input, const std::vector<uint32_t>& slots,
-                                 int first, int first_check) const {
-  const Schema& schema = *table_->schema();
-  const int width = schema.num_fields();
-  auto failing_row = [&](uint32_t slot) {
-    std::vector<const ArrayData*> row;
-    for (int c = 0; c < width; ++c) row.push_back(input.columns[static_cast<size_t>(first + c)].get());
-    return "Failing row contains " + FormatFailingRow(row, slot) + ".";
-  };
-  for (int c = 0; c < width; ++c) {
-    if (schema.field(c)->nullable) continue;
-    const ArrayData& a = *input.columns[static_cast<size_t>(first + c)];
-    for (const uint32_t slot : slots) {
-      if (a.IsValid(slot)) continue;
-      return Status::Invalid(
-                 "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                 schema.field(c)->name, table_->name())
-          .WithSqlState(sqlstate::kNotNullViolation)
-          .WithDetail(failing_row(slot));
-    }
-  }
-  for (int k = 0; k < num_checks_; ++k) {
-    const ArrayData& ok = *input.columns[static_cast<size_t>(first_check + k)];
-    for (const uint32_t slot : slots) {
-      if (!ok.IsValid(slot) || bit_util::GetBit(ok.GetRaw<uint8_t>(1), ok.offset + slot)) continue;
-      return Status::Invalid("new row for relation \"{}\" violates check constraint \"{}\"",
-                             table_->name(), table_->constraints()->checks[k].name)
-          .WithSqlState(sqlstate::kCheckViolation)
-          .WithDetail(failing_row(slot));
-    }
-  }
-  return Status::OK();
-}
-
 Result<std::unique_ptr<GlobalSinkState>> PhysicalUpsert::GetGlobalSinkState(
     ExecutionContext&) const {
   auto g = std::make_unique<UpsertGlobal>();
-  g->num_positions = positioned_->num_rows;
-  g->claimed = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(g->num_positions));
-  for (int64_t i = 0; i < g->num_positions; ++i) g->claimed[static_cast<size_t>(i)] = 0;
+  g->claimed.Reset(positioned_->num_rows);
   return std::unique_ptr<GlobalSinkState>(std::move(g));
 }
 
@@ -159,7 +122,8 @@ Status PhysicalUpsert::Sink(ExecutionContext&, DataChunk& input, GlobalSinkState
   for (int64_t i = 0; i < input.num_rows; ++i)
     l.all.push_back(sel != nullptr ? sel[i] : static_cast<uint32_t>(i));
   // The proposed rows, whatever becomes of them.
-  QUIVER_RETURN_NOT_OK(CheckRows(input, l.all, width + 2, first_check + num_checks_));
+  QUIVER_RETURN_NOT_OK(CheckRowConstraints(*table_, input, l.all, width + 2,
+                                           first_check + num_checks_, num_checks_, true));
   const ArrayData& ctid = *input.columns[static_cast<size_t>(width)];
   const ArrayData& matched = *input.columns[static_cast<size_t>(width + 1)];
   const int64_t* pos = ctid.GetValues<int64_t>(1);
@@ -174,15 +138,16 @@ Status PhysicalUpsert::Sink(ExecutionContext&, DataChunk& input, GlobalSinkState
     }
     if (!update_ || !IsTrue(matched, slot)) continue;
     const int64_t p = pos[slot];
-    if (p < 0 || p >= g.num_positions) {
-      return Status::UnknownError("internal error: row position {} of {}", p, g.num_positions);
-    }
-    if (g.claimed[static_cast<size_t>(p)].exchange(1) != 0) return AffectTwice();
+    QUIVER_ASSIGN_OR_RAISE(const bool first, g.claimed.Claim(p));
+    if (!first) return AffectTwice();
     l.slots.push_back(slot);
     l.updated.push_back(slot);
     positions.push_back(p);
   }
-  if (!l.updated.empty()) QUIVER_RETURN_NOT_OK(CheckRows(input, l.updated, 0, first_check));
+  if (!l.updated.empty()) {
+    QUIVER_RETURN_NOT_OK(
+        CheckRowConstraints(*table_, input, l.updated, 0, first_check, num_checks_, true));
+  }
   if (l.slots.empty()) return Status::OK();
   const auto n = static_cast<int64_t>(l.slots.size());
   std::vector<ArrayRef> cols;

@@ -61,11 +61,6 @@ class PhysicalUpsert final : public PhysicalOperator {
   std::string ParamsToString() const override;
 
  private:
-  // NOT NULL and CHECK of the rows at `slots`, the table's columns starting
-  // at input column `first`, the CHECK columns at `first_check`.
-  Status CheckRows(const DataChunk& input, const std::vector<uint32_t>& slots, int first,
-                   int first_check) const;
-
   std::shared_ptr<MemoryTable> table_;
   std::shared_ptr<const TableVersion> positioned_;
   bool update_;
