@@ -176,6 +176,12 @@ int ArgCost(const ArgInfo& arg, const DataType& param) {
     if (IsIntegerType(t)) return 10 + (4 - NumericRank(t));
     return kNoMatch;
   }
+  if (t.id == TypeId::kList && param.id == TypeId::kList && !param.children.empty() &&
+      !t.children.empty() && !IsAnyType(*param.children[0]->type)) {
+    // A concrete array parameter (jsonb #- text[]): the elements must match
+    // as arguments would (integer[] is no text[], as in PostgreSQL).
+    return ArgCost(ArgInfo{t.children[0]->type, false}, *param.children[0]->type);
+  }
   if (t.id == param.id) {
     if (t.id == TypeId::kTimestamp && t.timezone.empty() != param.timezone.empty()) return 1;
     return 0;

@@ -590,9 +590,32 @@ Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
   if (op == "||" && args.size() == 2) {
     // jsonb || jsonb merges values (a jsonb operator); concatenating their
     // text would be wrong.
+    // An untyped literal or NULL beside a jsonb is jsonb, as in PostgreSQL.
     const bool l = IsJsonb(*args[0]->return_type), r = IsJsonb(*args[1]->return_type);
-    if ((l && (r || args[1]->unknown_literal)) || (r && args[0]->unknown_literal)) {
-      return Status::Unsupported("the jsonb || jsonb operator").WithPosition(e.location);
+    const auto untyped = [](const ExprPtr& x) {
+      return x->unknown_literal || x->return_type->id == TypeId::kNull;
+    };
+    if ((l && (r || untyped(args[1]))) || (r && untyped(args[0]))) {
+      for (auto& a : args) {
+        if (untyped(a)) {
+          QUIVER_ASSIGN_OR_RAISE(a, CastTo(std::move(a), jsonb_type(), e.location, true));
+        }
+      }
+      return BindOperatorCall(op, std::move(args), e.location);
+    }
+    // Otherwise json or jsonb concatenates as text only beside a text
+    // (anynonarray || text): json || jsonb, jsonb || integer do not exist.
+    const auto texty = [&](const ExprPtr& x) {
+      return untyped(x) ||
+             (x->return_type->id == TypeId::kString && !IsJsonOrJsonb(*x->return_type));
+    };
+    if ((IsJsonOrJsonb(*args[0]->return_type) || IsJsonOrJsonb(*args[1]->return_type)) &&
+        !texty(args[0]) && !texty(args[1])) {
+      return Status::TypeError("operator does not exist: {} || {}", PgTypeName(*args[0]->return_type),
+                               PgTypeName(*args[1]->return_type))
+          .WithSqlState(sqlstate::kUndefinedFunction)
+          .WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+          .WithPosition(e.location);
     }
   }
   if (op == "||") {

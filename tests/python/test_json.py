@@ -143,6 +143,8 @@ QUERIES = [
     "SELECT count(*), sum(e::text::int) FROM json_array_elements('[1,2,3]') AS a(e)",
     "SELECT value ->> 'k' FROM jsonb_array_elements('[{\"k\":1},{\"k\":\"two\"}]'::jsonb)",
     "SELECT * FROM json_array_elements(NULL)",
+    # jsonb || jsonb merges (tests/python/test_jsonb_modify.py has the rest).
+    "SELECT '{\"a\":1}'::jsonb || '{\"b\":2}'::jsonb, id, t::jsonb || '[0]' FROM docs WHERE id <> 7",
     # json || text is text concatenation.
     "SELECT '{\"a\":1}'::json || 'x', 'x'::text || '[1]'::jsonb",
 ]
@@ -199,7 +201,6 @@ REFUSED = [
     "SELECT json_agg(id) OVER () FROM docs",
     "SELECT json_array_elements('[1, 2]')",
     "SELECT d.id, e.value FROM docs d, json_array_elements(d.t::json) e WHERE d.id = 3",
-    "SELECT '{\"a\":1}'::jsonb || '{\"b\":2}'::jsonb",
 ]
 
 
