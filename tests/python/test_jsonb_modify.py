@@ -94,6 +94,14 @@ QUERIES = [
     "SELECT jsonb_pretty('{\"a\": [1, {\"b\": {}, \"c\": []}, [[]]], \"e\\\"s\": \"tab\\t\", \"n\": 1.50}')",
     "SELECT jsonb_pretty('[[1, [2, [3]]], {\"a\": {\"b\": {\"c\": null}}}]'), jsonb_pretty('\"x\"'), "
     "jsonb_pretty('[]'), jsonb_pretty('{}'), jsonb_pretty(NULL)",
+    # Integer extremes, deep nesting, and many rows (several vectors, a path per row).
+    "SELECT '[1,2]'::jsonb - (-2147483648), jsonb_set('[1,2]', '{-2147483648}', '0'), "
+    "jsonb_set('[1,2]', '{2147483647}', '0'), '[1]'::jsonb - 2147483647",
+    "SELECT length(jsonb_pretty((repeat('[', 3000) || repeat(']', 3000))::jsonb)), "
+    "jsonb_set((repeat('[', 3000) || repeat(']', 3000))::jsonb, '{0,0,0}', '1')::text",
+    "SELECT sum(length(((jsonb_set(jsonb_build_object('k', g), ARRAY['k'], to_jsonb(g)) || "
+    "to_jsonb(g)) #- ARRAY[(g % 3)::text])::text)), count(DISTINCT (to_jsonb(g) || '[1]') - (g % 2)) "
+    "FROM generate_series(1, 10000) g",
     # jsonb || text is text concatenation.
     "SELECT id, j || 'x'::text, 'x'::text || j FROM d",
     # In expressions: filters, grouping, writes.
