@@ -8,6 +8,11 @@
 //                rows an INSERT / UPDATE writes (the expression IS NOT FALSE);
 //                the sink (execution/operators/physical_modify_table.cc)
 //                fails on a FALSE: 23514.
+//   varchar(n) / char(n)
+//                planner/bind_dml.cc wraps every value an INSERT / UPDATE /
+//                COPY FROM / ON CONFLICT DO UPDATE assigns to such a column in
+//                a check: longer than n characters is 22001 unless the extra
+//                characters are all spaces (then cut to n), as PostgreSQL's.
 //   PRIMARY KEY, UNIQUE
 //                execution/constraint_check.h, when the sink commits: the keys
 //                of the new rows are hashed against each other and against
@@ -54,6 +59,14 @@ struct CheckConstraint {
   std::shared_ptr<const sql::ParsedExpr> expr;
 };
 
+// The declared length of a varchar(n) / char(n) column (n 0: none).
+// char(n) is kept as text, unpadded: only its length limit is enforced.
+struct CharLength {
+  int32_t n = 0;
+  bool blank_padded = false;  // char(n), else varchar(n)
+  bool operator==(const CharLength& o) const { return n == o.n && blank_padded == o.blank_padded; }
+};
+
 struct TableConstraints {
   std::vector<UniqueConstraint> unique;
   std::vector<CheckConstraint> checks;
@@ -61,6 +74,19 @@ struct TableConstraints {
   std::vector<std::shared_ptr<const sql::ParsedExpr>> defaults;
   // Per column: its sequence (serial, identity); null: none.
   std::vector<std::shared_ptr<ColumnSequence>> sequences;
+
+  // Per column: its declared length; shorter than the columns: none past the end.
+  std::vector<CharLength> lengths;
+
+  CharLength LengthOf(int c) const {
+    return c >= 0 && static_cast<size_t>(c) < lengths.size() ? lengths[static_cast<size_t>(c)]
+                                                              : CharLength{};
+  }
+  bool HasLengths() const {
+    for (const auto& l : lengths)
+      if (l.n > 0) return true;
+    return false;
+  }
 
   // Whether any column has a DEFAULT or a sequence.
   bool HasDefaults() const {

@@ -112,6 +112,16 @@ Result<std::shared_ptr<ColumnSequence>> MakeSequence(const std::string& table, c
   return seq;
 }
 
+// The declared length of a column of type `t`: varchar(n), char(n) (the
+// parser gives char without a length as bpchar(1), as PostgreSQL's).
+CharLength LengthOf(const sql::TypeName& t) {
+  if (t.modifiers.empty()) return {};
+  const std::string& n = t.name;
+  if (n == "varchar" || n == "character varying") return {t.modifiers[0], false};
+  if (n == "bpchar" || n == "char" || n == "character") return {t.modifiers[0], true};
+  return {};
+}
+
 int FindColumn(const Schema& schema, const std::string& name) {
   for (int f = 0; f < schema.num_fields(); ++f) {
     if (schema.field(f)->name == name) return f;
@@ -137,8 +147,17 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     TypeRef type = *t;
     if (type->id == TypeId::kDecimal128 && c.type.modifiers.empty())
       type = decimal128(kMaxDecimalPrecision, 6);
+    const CharLength length = LengthOf(c.type);
     if (c.type.is_array) {
       // T[] (T[][] is the same type in PostgreSQL): list<item: T>.
+      if (length.n > 0) {
+        // The elements' length would go unchecked.
+        return Status::Unsupported("array columns of {}({})",
+                                   length.blank_padded ? "character" : "character varying", length.n)
+            .WithSqlState(sqlstate::kFeatureNotSupported)
+            .WithHint("Declare the column text[] or varchar[].")
+            .WithPosition(c.location);
+      }
       if (IsJsonOrJsonb(*type)) {
         return Status::Unsupported("array columns of {}", PgTypeName(*type))
             .WithSqlState(sqlstate::kFeatureNotSupported)
@@ -148,6 +167,7 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     }
     fields.push_back(field(c.name, type, !c.not_null));
     constraints->defaults.push_back(c.default_value);
+    constraints->lengths.push_back(length);
     std::shared_ptr<ColumnSequence> seq;
     if (c.identity != sql::ColumnDefinition::Identity::kNone) {
       if (c.type.is_array) {
@@ -229,7 +249,7 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
   std::stable_partition(constraints->unique.begin(), constraints->unique.end(),
                         [](const UniqueConstraint& u) { return u.primary; });
   const bool any = !constraints->unique.empty() || !constraints->checks.empty() ||
-                   constraints->HasDefaults();
+                   constraints->HasDefaults() || constraints->HasLengths();
   return std::make_shared<MemoryTable>(s.name, std::move(table_schema),
                                        any ? std::move(constraints) : nullptr);
 }
@@ -242,6 +262,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
   if (table.constraints() != nullptr) *constraints = *table.constraints();
   constraints->defaults.resize(static_cast<size_t>(old->num_fields()));
   constraints->sequences.resize(static_cast<size_t>(old->num_fields()));
+  constraints->lengths.resize(static_cast<size_t>(old->num_fields()));
   std::vector<FieldRef> fields = old->fields;
   moved->clear();
   for (int c = 0; c < old->num_fields(); ++c) moved->push_back(c);
@@ -296,6 +317,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       moved->erase(moved->begin() + idx);
       constraints->defaults.erase(constraints->defaults.begin() + idx);
       constraints->sequences.erase(constraints->sequences.begin() + idx);
+      constraints->lengths.erase(constraints->lengths.begin() + idx);
       std::vector<UniqueConstraint> unique;
       for (UniqueConstraint u : constraints->unique) {
         if (std::find(u.columns.begin(), u.columns.end(), idx) != u.columns.end()) continue;
@@ -328,11 +350,13 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       moved->push_back(-1);
       constraints->defaults.push_back(s.column.default_value);
       constraints->sequences.push_back(nullptr);
+      constraints->lengths.push_back(made->constraints() != nullptr ? made->constraints()->LengthOf(0)
+                                                                    : CharLength{});
       break;
     }
   }
   const bool any = !constraints->unique.empty() || !constraints->checks.empty() ||
-                   constraints->HasDefaults();
+                   constraints->HasDefaults() || constraints->HasLengths();
   return std::make_shared<MemoryTable>(name, schema(std::move(fields)),
                                        any ? std::move(constraints) : nullptr);
 }

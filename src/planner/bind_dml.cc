@@ -32,6 +32,8 @@
 #include "catalog/table_constraints.h"
 #include "columnar/extension_type.h"
 #include "functions/cast.h"
+#include "functions/function.h"
+#include "functions/kernel_util.h"
 #include "planner/expression_binder.h"
 #include "vector/sql_type.h"
 
@@ -163,6 +165,79 @@ namespace {
 // included by every file).
 constexpr const char* kGeneratedAlwaysState = "428C9";
 
+// SQLSTATE string_data_right_truncation (kept here, the one user).
+constexpr const char* kStringDataRightTruncation = "22001";
+
+// The value a varchar(n) / char(n) column takes on assignment, as
+// PostgreSQL's: up to n characters (not bytes) as it is; longer, cut to n
+// when the characters past n are all spaces, else 22001. NULL stays NULL.
+Result<ArrayRef> AssignLength(bool blank_padded, const std::vector<VectorRef>& args, int64_t n,
+                              const TypeRef& out_type, MemoryPool* pool) {
+  kernels::StringAccess s(args[0]);
+  kernels::ValidAccess valid(args[0]);
+  const int64_t limit = kernels::ReadInt(args[1], 0);
+  kernels::StringOutput out(out_type, n, pool);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!valid(i)) {
+      QUIVER_RETURN_NOT_OK(out.AppendNull());
+      continue;
+    }
+    std::string_view v = s(i);
+    // The byte offset past the first `limit` characters.
+    size_t b = 0;
+    for (int64_t chars = 0; b < v.size() && chars < limit; ++chars) {
+      ++b;
+      while (b < v.size() && (static_cast<unsigned char>(v[b]) & 0xC0) == 0x80) ++b;
+    }
+    if (b < v.size()) {
+      if (v.find_first_not_of(' ', b) != std::string_view::npos) {
+        return Status::Invalid("value too long for type {}({})",
+                               blank_padded ? "character" : "character varying", limit)
+            .WithSqlState(kStringDataRightTruncation);
+      }
+      v = v.substr(0, b);
+    }
+    QUIVER_RETURN_NOT_OK(out.Append(v));
+  }
+  return out.Finish();
+}
+
+ScalarFunction MakeAssignLength(bool blank_padded) {
+  ScalarFunction f;
+  f.name = blank_padded ? "bpchar_assign" : "varchar_assign";
+  f.args = {utf8(), int64()};
+  f.return_type = utf8();
+  f.kernel = [blank_padded](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                            const TypeRef& out_type) {
+    return AssignLength(blank_padded, args, n, out_type, ctx.pool);
+  };
+  return f;
+}
+
+// `e`, a value assigned to column c of `table`, checked against the
+// column's declared varchar(n) / char(n) length (as is without one).
+ExprPtr WithAssignedLength(const MemoryTable& table, int c, ExprPtr e) {
+  const TableConstraints* tc = table.constraints().get();
+  if (tc == nullptr) return e;
+  const CharLength length = tc->LengthOf(c);
+  if (length.n <= 0 || e->return_type->id != TypeId::kString ||
+      !ExtensionName(*e->return_type).empty()) {
+    return e;
+  }
+  static const ScalarFunction varchar_assign = MakeAssignLength(false);
+  static const ScalarFunction bpchar_assign = MakeAssignLength(true);
+  BoundFunction f;
+  f.function = length.blank_padded ? &bpchar_assign : &varchar_assign;
+  f.arg_types = {e->return_type, int64()};
+  f.return_type = e->return_type;
+  std::string alias = e->alias;
+  auto out = std::make_unique<FunctionExpression>(std::move(f));
+  out->children.push_back(std::move(e));
+  out->children.push_back(MakeConstant(Value::Int64(length.n)));
+  out->alias = std::move(alias);
+  return ExprPtr(std::move(out));
+}
+
 // A GENERATED ALWAYS identity column takes no value from UPDATE but DEFAULT.
 Status CheckIdentityUpdate(const MemoryTable& table, int c, const sql::ParsedExpr& value) {
   if (IsDefaultValue(value)) return Status::OK();
@@ -205,12 +280,15 @@ Result<ExprPtr> Binder::BindAssignment(const MemoryTable& table, int c, const sq
           .WithSqlState(sqlstate::kFeatureNotSupported)
           .WithPosition(v.location);
     }
-    return BindDefault(table, c);
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr d, BindDefault(table, c));
+    return WithAssignedLength(table, c, std::move(d));
   }
   ExpressionBinder eb(scope, ExpressionBinder::Clause::kUpdate);
   QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(v));
   // The new value is converted as by CAST (what UPDATE has always accepted).
-  return ExpressionBinder::CastTo(std::move(e), type, v.location, /*explicit_cast=*/true);
+  QUIVER_ASSIGN_OR_RAISE(e, ExpressionBinder::CastTo(std::move(e), type, v.location,
+                                                     /*explicit_cast=*/true));
+  return WithAssignedLength(table, c, std::move(e));
 }
 
 Status Binder::CheckTableExpressions(const MemoryTable& table) {
@@ -343,6 +421,7 @@ Result<BoundQuery> Binder::PlanInsert(std::shared_ptr<MemoryTable> table, BoundQ
         e = MakeCast(std::move(e), to);
       }
     }
+    e = WithAssignedLength(*table, c, std::move(e));
     e->alias = target->field(c)->name;
     exprs.push_back(std::move(e));
   }

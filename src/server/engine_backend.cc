@@ -175,7 +175,7 @@ class EngineBackend final : public SqlBackend {
           // Appended batches bypass the INSERT path that checks PRIMARY KEY,
           // UNIQUE and CHECK (catalog/table_constraints.h).
           return Status::Unsupported(
-                     "ingest into \"{}\": it declares constraints or defaults; use INSERT",
+                     "ingest into \"{}\": it declares constraints, defaults or varchar(n) / char(n) lengths; use INSERT",
                      request.table)
               .WithSqlState(sqlstate::kFeatureNotSupported);
         }

@@ -42,6 +42,9 @@ constexpr const char* kNamespace = "public";
 // The table property holding PRIMARY KEY and UNIQUE constraints (Iceberg has
 // no constraints): [{"name": "t_pkey", "field-ids": [1], "primary": true}].
 constexpr const char* kUniqueProperty = "quiver.unique-constraints";
+// The table property holding the declared lengths of varchar(n) / char(n)
+// columns (Iceberg's string has none): [{"field-id": 2, "length": 3, "char": false}].
+constexpr const char* kLengthProperty = "quiver.column-lengths";
 // Batches of a stored table hold at most this many rows (morsels of a
 // parallel scan, units of pruning), as memory tables' do.
 constexpr int64_t kBatchRows = int64_t{64} << 10;
@@ -234,6 +237,32 @@ SchemaRef WithFieldIds(const SchemaRef& schema, const std::vector<iceberg::Schem
 
 // The table property of `constraints`' PRIMARY KEY and UNIQUE constraints,
 // by the field ids of `m`'s current schema (none: no property).
+void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m);
+
+// The table property of `constraints`' varchar(n) / char(n) lengths, by the
+// field ids of `m`'s current schema (none: no property).
+void SetLengthProperty(const TableConstraints* constraints, TableMetadata* m) {
+  auto& props = m->properties;
+  props.erase(std::remove_if(props.begin(), props.end(),
+                             [](const auto& p) { return p.first == kLengthProperty; }),
+              props.end());
+  if (constraints == nullptr || !constraints->HasLengths()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t c = 0; c < constraints->lengths.size() && c < m->fields.size(); ++c) {
+    const CharLength& l = constraints->lengths[c];
+    if (l.n <= 0) continue;
+    list.push_back({{"field-id", m->fields[c].id}, {"length", l.n}, {"char", l.blank_padded}});
+  }
+  props.emplace_back(kLengthProperty,
+                     list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+// The table properties of `constraints` (Iceberg has none of them).
+void SetConstraintProperties(const TableConstraints* constraints, TableMetadata* m) {
+  SetUniqueProperty(constraints, m);
+  SetLengthProperty(constraints, m);
+}
+
 void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m) {
   auto& props = m->properties;
   props.erase(std::remove_if(props.begin(), props.end(),
@@ -500,7 +529,7 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
       state->metadata.last_partition_id = 999 + static_cast<int>(spec.fields.size());
       state->metadata.specs = {std::move(spec)};
     }
-    SetUniqueProperty(constraints, &state->metadata);
+    SetConstraintProperties(constraints, &state->metadata);
     state->version = 1;
   }
   TableMetadata& m = state->metadata;
@@ -988,6 +1017,32 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
       constraints->unique.push_back(std::move(c));
     }
   }
+  // varchar(n) / char(n) lengths, by field id.
+  for (const auto& [key, value] : state->metadata.properties) {
+    if (key != kLengthProperty) continue;
+    auto list = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    auto bad = [&] {
+      return Status::Invalid("table \"{}\": malformed property {}: {}", name, kLengthProperty, value);
+    };
+    if (!list.is_array()) return bad();
+    if (constraints == nullptr) constraints = std::make_shared<TableConstraints>();
+    constraints->lengths.assign(state->metadata.fields.size(), CharLength{});
+    for (const auto& l : list) {
+      if (!l.is_object() || !l.contains("field-id") || !l["field-id"].is_number_integer() ||
+          !l.contains("length") || !l["length"].is_number_integer()) {
+        return bad();
+      }
+      const int64_t n = l["length"].get<int64_t>();
+      if (n < 1 || n > 10485760) return bad();
+      int found = -1;
+      for (size_t i = 0; i < state->metadata.fields.size(); ++i) {
+        if (state->metadata.fields[i].id == l["field-id"].get<int>()) found = static_cast<int>(i);
+      }
+      if (found < 0) return bad();
+      constraints->lengths[static_cast<size_t>(found)] = {
+          static_cast<int32_t>(n), l.contains("char") && l["char"].is_boolean() && l["char"].get<bool>()};
+    }
+  }
   version->storage = state;
   auto table = std::make_shared<MemoryTable>(name, schema, constraints);
   table->Restore(std::move(version));
@@ -1372,7 +1427,7 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
     m.schema_id = next_id + 1;
     m.fields = std::move(fields);
   }
-  SetUniqueProperty(next->constraints().get(), &m);
+  SetConstraintProperties(next->constraints().get(), &m);
   const bool renamed = next->name() != table.name();
   QUIVER_RETURN_NOT_OK(WriteMetadataAndSwap(this, table.name(), *base, state.get(),
                                             renamed ? next->name() : ""));
