@@ -329,6 +329,20 @@ def test_adbc_ingest_modes(demo_server):
             cur.adbc_ingest("ing3", table, mode="create", db_schema_name="elsewhere")
 
 
+def test_adbc_ingest_does_not_bypass_varchar_length(demo_server):
+    """Appended batches do not pass INSERT's 22001 check of varchar(n): ingest
+    into such a table is refused and the rows stay as they were."""
+    with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
+        cur.execute("CREATE TABLE ing_len (k bigint, v varchar(3))")
+        long_rows = pa.table({"k": pa.array([1], pa.int64()), "v": pa.array(["abcd"])})
+        with pytest.raises(adbc_driver_manager.Error, match="varchar"):
+            cur.adbc_ingest("ing_len", long_rows, mode="append")
+        cur.execute("SELECT count(*) FROM ing_len")
+        assert cur.fetchall() == [(0,)]
+        with pytest.raises(adbc_driver_manager.Error, match="value too long"):
+            cur.execute("INSERT INTO ing_len VALUES (1, 'abcd')")
+
+
 def test_adbc_get_objects_and_table_schema(demo_server, tmp_path):
     with flight_sql.connect(demo_server.uri) as conn, conn.cursor() as cur:
         cur.execute("CREATE TABLE obj_t (a bigint NOT NULL, b varchar, c numeric(10, 2), d date)")
