@@ -43,6 +43,27 @@ bool IsWriteOption(const std::string& name) {
          name == "overwrite_or_ignore" || name == "append";
 }
 
+// Every upper / lower case spelling of each word ("on": on, oN, On, ON).
+std::vector<std::string> CaseVariants(std::initializer_list<std::string_view> words) {
+  std::vector<std::string> out;
+  for (std::string_view w : words) {
+    const size_t n = w.size();
+    for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+      std::string v(w);
+      bool distinct = true;
+      for (size_t i = 0; i < n; ++i) {
+        if ((mask >> i) & 1) {
+          const char up = static_cast<char>(std::toupper(static_cast<unsigned char>(v[i])));
+          if (up == v[i]) distinct = false;  // a digit: one spelling only
+          v[i] = up;
+        }
+      }
+      if (distinct) out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
 Status NeedsValue(const sql::CopyOption& o) {
   if (!o.list.empty())
     return Status::Invalid("COPY option \"{}\" takes one value, not a list", o.name)
@@ -250,6 +271,19 @@ Result<CopyOptions> ParseCopyOptions(const std::vector<sql::CopyOption>& options
   out.write.csv.header = header;
   out.write.csv.delimiter = delimiter;
   out.write.csv.quote = quote;
+  // Nulls as PostgreSQL's COPY FROM ... (FORMAT csv) reads them: an unquoted
+  // field equal to the NULL string (default: empty) is null in every column
+  // type; a quoted one (`""`) never is. (pyarrow's list of null spellings,
+  // "NA", "NaN", "null", ..., which FROM 'file.csv' uses, does not apply.)
+  out.read.convert.null_values = {""};
+  out.read.convert.strings_can_be_null = true;
+  out.read.convert.quoted_strings_can_be_null = false;
+  // Booleans as PostgreSQL's boolin spells them: t/true/y/yes/on/1 and
+  // f/false/n/no/off/0, any case, and prefixes of true/false/yes (o alone is
+  // ambiguous, so no). Surrounding blanks are not trimmed here.
+  out.read.convert.true_values = CaseVariants({"t", "tr", "tru", "true", "y", "ye", "yes", "on", "1"});
+  out.read.convert.false_values =
+      CaseVariants({"f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0"});
   if (const sql::CopyOption* o = find("null")) {
     if (!o->list.empty()) {
       return Status::Invalid("COPY option \"{}\" takes one value, not a list", o->name)

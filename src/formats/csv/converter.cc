@@ -186,19 +186,24 @@ bool IsTextType(TypeId id) {
 // for the fields that need it.
 class FieldCursor {
  public:
-  FieldCursor(const ParsedBlock& block, int col, const ParseOptions& options)
-      : block_(block), col_(col), options_(options) {}
+  FieldCursor(const ParsedBlock& block, int col, const ConvertContext& ctx)
+      : block_(block), col_(col), ctx_(ctx) {}
   std::string_view Text(int64_t row) {
     const FieldSpan& f = block_.fields[row * block_.num_cols + col_];
     if (!f.needs_unescape()) return block_.FieldText(f);
-    UnescapeField(block_.FieldText(f), options_, &scratch_);
+    UnescapeField(block_.FieldText(f), ctx_.parse_options, &scratch_);
     return scratch_;
+  }
+  // Whether row `row`'s field, whose text is `text`, reads as null.
+  bool Null(int64_t row, std::string_view text) const {
+    return ctx_.nulls.Matches(text) &&
+           (ctx_.quoted_nulls || !block_.fields[row * block_.num_cols + col_].quoted());
   }
 
  private:
   const ParsedBlock& block_;
   int col_;
-  const ParseOptions& options_;
+  const ConvertContext& ctx_;
   std::string scratch_;
 };
 
@@ -252,17 +257,17 @@ Status ConvertFixed(const ParsedBlock& block, int col, const ColumnSpec& spec,
                          MutableBuffer::Allocate(n * static_cast<int64_t>(sizeof(T)), ctx.pool));
   T* v = values->template mutable_data_as<T>();
   LazyValidity validity(n, ctx.pool);
-  FieldCursor cursor(block, col, ctx.parse_options);
+  FieldCursor cursor(block, col, ctx);
   const bool nulls_first = spec.nulls_first;
   for (int64_t r = 0; r < n; ++r) {
     const std::string_view text = cursor.Text(r);
-    if (nulls_first && ctx.nulls.Matches(text)) {
+    if (nulls_first && cursor.Null(r, text)) {
       std::memset(&v[r], 0, sizeof(T));
       QUIVER_RETURN_NOT_OK(validity.SetNull(r));
       continue;
     }
     if (parse(text, &v[r])) [[likely]] continue;
-    if (!nulls_first && ctx.nulls.Matches(text)) {
+    if (!nulls_first && cursor.Null(r, text)) {
       std::memset(&v[r], 0, sizeof(T));
       QUIVER_RETURN_NOT_OK(validity.SetNull(r));
       continue;
@@ -281,11 +286,11 @@ Status ConvertBool(const ParsedBlock& block, int col, const ColumnSpec& spec,
   QUIVER_ASSIGN_OR_RAISE(auto values, AllocateZeroed(bit_util::BytesForBits(n), ctx.pool));
   uint8_t* bits = values->mutable_data();
   LazyValidity validity(n, ctx.pool);
-  FieldCursor cursor(block, col, ctx.parse_options);
+  FieldCursor cursor(block, col, ctx);
   BoolParser parse{&ctx};
   for (int64_t r = 0; r < n; ++r) {
     const std::string_view text = cursor.Text(r);
-    if (spec.nulls_first && ctx.nulls.Matches(text)) {
+    if (spec.nulls_first && cursor.Null(r, text)) {
       QUIVER_RETURN_NOT_OK(validity.SetNull(r));
       continue;
     }
@@ -294,7 +299,7 @@ Status ConvertBool(const ParsedBlock& block, int col, const ColumnSpec& spec,
       if (b) bit_util::SetBit(bits, r);
       continue;
     }
-    if (!spec.nulls_first && ctx.nulls.Matches(text)) {
+    if (!spec.nulls_first && cursor.Null(r, text)) {
       QUIVER_RETURN_NOT_OK(validity.SetNull(r));
       continue;
     }
@@ -326,13 +331,13 @@ Status ConvertText(const ParsedBlock& block, int col, const ColumnSpec& spec,
   Offset* off = offsets->template mutable_data_as<Offset>();
   uint8_t* dst = data->mutable_data();
   LazyValidity validity(n, ctx.pool);
-  FieldCursor cursor(block, col, ctx.parse_options);
+  FieldCursor cursor(block, col, ctx);
   const bool nullable = spec.null_texts_are_null;
   Offset pos = 0;
   off[0] = 0;
   for (int64_t r = 0; r < n; ++r) {
     const std::string_view text = cursor.Text(r);
-    if (nullable && ctx.nulls.Matches(text)) {
+    if (nullable && cursor.Null(r, text)) {
       QUIVER_RETURN_NOT_OK(validity.SetNull(r));
     } else if (!text.empty()) {
       std::memcpy(dst + pos, text.data(), text.size());
@@ -362,10 +367,10 @@ Status ConvertText(const ParsedBlock& block, int col, const ColumnSpec& spec,
 
 Status ConvertNull(const ParsedBlock& block, int col, const ColumnSpec& spec,
                    const ConvertContext& ctx, ArrayRef* out, BlockError* error) {
-  FieldCursor cursor(block, col, ctx.parse_options);
+  FieldCursor cursor(block, col, ctx);
   for (int64_t r = 0; r < block.num_rows; ++r) {
     const std::string_view text = cursor.Text(r);
-    if (!ctx.nulls.Matches(text)) return BadValue(block, r, col, text, "null", error);
+    if (!cursor.Null(r, text)) return BadValue(block, r, col, text, "null", error);
   }
   *out = ArrayData::Make(spec.type, block.num_rows, {}, block.num_rows);
   return Status::OK();

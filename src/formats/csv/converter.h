@@ -60,6 +60,7 @@ struct ColumnSpec {
 struct ConvertContext {
   ParseOptions parse_options;
   TextMatcher nulls;
+  bool quoted_nulls = true;  // ConvertOptions::quoted_strings_can_be_null
   TextMatcher trues;
   TextMatcher falses;
   MemoryPool* pool = DefaultMemoryPool();

@@ -101,7 +101,7 @@ InferredType InferColumnType(const std::vector<const ParsedBlock*>& blocks, int 
           UnescapeField(text, ctx.parse_options, &scratch);
           text = scratch;
         }
-        if (ctx.nulls.Matches(text)) continue;
+        if (ctx.nulls.Matches(text) && (ctx.quoted_nulls || !f.quoted())) continue;
         if (Accepts(kind, text, ctx)) continue;
         const bool restart = kind != Kind::kNull;
         do {

@@ -76,6 +76,10 @@ struct ConvertOptions {
   // Whether null texts become null in utf8/binary columns (pyarrow: false, so
   // an empty field is an empty string).
   bool strings_can_be_null = false;
+  // Whether a quoted field may be read as null (pyarrow: true). PostgreSQL's
+  // COPY FROM ... (FORMAT csv) sets it false: there `""` is an empty string,
+  // and only an unquoted field equal to the NULL string is null.
+  bool quoted_strings_can_be_null = true;
 };
 
 enum class QuotingStyle : int8_t {

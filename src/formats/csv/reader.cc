@@ -63,6 +63,7 @@ class CsvReader::Impl {
         chunker_(bytes_, size_, ro.block_size) {
     ctx_.parse_options = po;
     ctx_.nulls = internal::TextMatcher(co.null_values);
+    ctx_.quoted_nulls = co.quoted_strings_can_be_null;
     ctx_.trues = internal::TextMatcher(co.true_values);
     ctx_.falses = internal::TextMatcher(co.false_values);
     ctx_.pool = ro.pool != nullptr ? ro.pool : DefaultMemoryPool();
@@ -311,8 +312,13 @@ Status CsvReader::Impl::TakeBlock(std::vector<ArrayRef>* columns, int64_t* rows)
       hint = fmt::format(" (type inferred from the first {} rows; declare the column type to "
                          "override)", inference_rows_seen_);
     }
-    return Status::Invalid("{}: line {}, column '{}': {}{}", name_, next_line_ + e.line_offset,
-                           specs_[e.column].name, e.message, hint);
+    Status st = Status::Invalid("{}: line {}, column '{}': {}{}", name_, next_line_ + e.line_offset,
+                                specs_[e.column].name, e.message, hint);
+    // A value that is not of its column's type: PostgreSQL's COPY says 22P02.
+    if (e.message.rfind("cannot parse", 0) == 0) {
+      st = std::move(st).WithSqlState(sqlstate::kInvalidTextRepresentation);
+    }
+    return st;
   }
   position_ = parsed.end;
   next_line_ += parsed.lines;
