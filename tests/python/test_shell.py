@@ -81,6 +81,20 @@ class Shell:
                     )
                 self.buffer += data
 
+    def send_eof(self, timeout=10):
+        """Types Ctrl-D once the line editor has the terminal in raw mode.
+
+        libedit prints the prompt and then leaves canonical mode; a Ctrl-D
+        typed in between is taken by the kernel's line discipline (as an
+        end-of-file mark, which reaches the editor as a NUL), not by the
+        editor. On Linux the pty master reports the slave's termios."""
+        deadline = time.monotonic() + timeout
+        while termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            if time.monotonic() > deadline:
+                raise AssertionError("the line editor never left canonical mode")
+            time.sleep(0.01)
+        self.send("\x04")
+
     def run(self, statement, timeout=15):
         """Types a line and returns the output up to the next prompt."""
         self.send(statement + "\r")
@@ -150,7 +164,7 @@ def test_query_multiline_and_exit(shell):
     out = sh.run("select nope;")
     assert 'column "nope" does not exist' in out
     # Ctrl-D on an empty line ends the shell with status 0.
-    sh.send("\x04")
+    sh.send_eof()
     assert sh.wait() == 0
 
 
