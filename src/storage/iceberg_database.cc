@@ -1007,10 +1007,7 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
       c.primary = u.contains("primary") && u["primary"].is_boolean() && u["primary"].get<bool>();
       for (const auto& id : u["field-ids"]) {
         if (!id.is_number_integer()) return bad();
-        int found = -1;
-        for (size_t i = 0; i < state->metadata.fields.size(); ++i) {
-          if (state->metadata.fields[i].id == id.get<int>()) found = static_cast<int>(i);
-        }
+        const int found = iceberg::FieldPosition(state->metadata.fields, id.get<int>());
         if (found < 0) return bad();
         c.columns.push_back(found);
       }
@@ -1034,10 +1031,7 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
       }
       const int64_t n = l["length"].get<int64_t>();
       if (n < 1 || n > 10485760) return bad();
-      int found = -1;
-      for (size_t i = 0; i < state->metadata.fields.size(); ++i) {
-        if (state->metadata.fields[i].id == l["field-id"].get<int>()) found = static_cast<int>(i);
-      }
+      const int found = iceberg::FieldPosition(state->metadata.fields, l["field-id"].get<int>());
       if (found < 0) return bad();
       constraints->lengths[static_cast<size_t>(found)] = {
           static_cast<int32_t>(n), l.contains("char") && l["char"].is_boolean() && l["char"].get<bool>()};

@@ -236,6 +236,13 @@ Result<SchemaRef> EngineSchema(const TableMetadata& m) {
   return schema(std::move(fields));
 }
 
+int FieldPosition(const std::vector<SchemaField>& fields, int id) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 Result<std::vector<SchemaField>> FieldsOf(const Schema& s) {
   std::vector<SchemaField> out;
   for (int i = 0; i < s.num_fields(); ++i) {

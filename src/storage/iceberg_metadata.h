@@ -101,6 +101,8 @@ struct TableMetadata {
 Result<SchemaRef> EngineSchema(const TableMetadata& m);
 // Fields with ids 1..n for an engine schema (CREATE TABLE).
 Result<std::vector<SchemaField>> FieldsOf(const Schema& schema);
+// The position of the field with id `id` in `fields`; -1 when none has it.
+int FieldPosition(const std::vector<SchemaField>& fields, int id);
 
 std::string ToJson(const TableMetadata& m);
 // `what` names the file in errors.

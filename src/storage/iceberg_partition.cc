@@ -90,10 +90,7 @@ BoundSpec BindSpec(const PartitionSpec& spec, const std::vector<SchemaField>& fi
   out.type.spec_id = spec.spec_id;
   out.type.fields = spec.fields;
   for (const PartitionField& f : spec.fields) {
-    int column = -1;
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (fields[i].id == f.source_id) column = static_cast<int>(i);
-    }
+    const int column = FieldPosition(fields, f.source_id);
     out.source_columns.push_back(column);
     out.type.types.push_back(
         column < 0 ? nullptr : PartitionValueType(f.transform, *schema.field(column)->type));

@@ -48,12 +48,14 @@ def rows(table, key):
     return sorted(table.to_pylist(), key=lambda r: (r[key] is None, r[key]))
 
 
-def assert_same(quiver_bin, db, name, key):
+def assert_same(quiver_bin, db, name, key, pyiceberg=False):
+    """Quiver's rows of `name` equal pyiceberg's scan of it; returns Quiver's
+    table (pyiceberg's with `pyiceberg`)."""
     ours = quiver_arrow(quiver_bin, db, f"SELECT * FROM {name}")
     theirs = catalog(db).load_table(f"public.{name}").scan().to_arrow()
     assert ours.column_names == theirs.column_names
     assert rows(ours, key) == rows(theirs, key)
-    return ours
+    return theirs if pyiceberg else ours
 
 
 TYPES_DDL = (

@@ -26,7 +26,7 @@ pyiceberg_sql = pytest.importorskip("pyiceberg.catalog.sql")
 fastavro = pytest.importorskip("fastavro")
 
 import pg_oracle  # noqa: E402
-from test_iceberg_db import catalog, quiver_arrow, rows  # noqa: E402
+from test_iceberg_db import assert_same, catalog, quiver_arrow  # noqa: E402
 
 
 def quiver(quiver_bin, db, sql, check=True):
@@ -54,15 +54,6 @@ def explain_counts(quiver_bin, db, sql):
     line = next(ln for ln in proc.stdout.splitlines() if "SCAN" in ln)
     return (int(re.search(r"\bfiles=(\d+)", line).group(1)),
             int(re.search(r"\bfiles_pruned=(\d+)", line).group(1)))
-
-
-def assert_same(quiver_bin, db, name, key):
-    """Quiver's rows of `name` equal pyiceberg's scan of it; returns pyiceberg's."""
-    ours = quiver_arrow(quiver_bin, db, f"SELECT * FROM {name}")
-    theirs = catalog(db).load_table(f"public.{name}").scan().to_arrow()
-    assert ours.column_names == theirs.column_names
-    assert rows(ours, key) == rows(theirs, key)
-    return theirs
 
 
 def files_and_partitions(table):
@@ -112,7 +103,7 @@ def test_list_partitioned_table(quiver_bin, tmp_path):
     got = sorted(summaries(table), key=lambda s: s[0]["lower_bound"])
     assert [(s[0]["contains_null"], s[0]["lower_bound"], s[0]["upper_bound"]) for s in got] == \
         [(True, b"apac", b"us"), (False, b"eu", b"latam")]
-    theirs = assert_same(quiver_bin, db, "sales", "id")
+    theirs = assert_same(quiver_bin, db, "sales", "id", pyiceberg=True)
     assert theirs.num_rows == 402
 
     # Pruning by the partition values, answers as DuckDB's over pyiceberg's scan.
@@ -134,7 +125,7 @@ def test_list_partitioned_table(quiver_bin, tmp_path):
     assert sorted(map(repr, (p for _, p in layout))) == sorted(map(repr, [["eu"], ["apac"], [None]]))
     for path, part in layout:
         assert set(pq.read_table(path, columns=["region"]).column(0).to_pylist()) == {part[0]}
-    theirs = assert_same(quiver_bin, db, "sales", "id")
+    theirs = assert_same(quiver_bin, db, "sales", "id", pyiceberg=True)
     assert theirs.num_rows == 402 - 42
     assert set(theirs.column("region").to_pylist()) == {"eu", "apac", None}
 
@@ -149,7 +140,7 @@ def test_list_partitioned_table(quiver_bin, tmp_path):
     assert sorted(map(repr, (p for _, p in layout))) == sorted(map(repr, [["eu"], ["apac"], [None]]))
     for path, part in layout:
         assert set(pq.read_table(path, columns=["region"]).column(0).to_pylist()) == {part[0]}
-    assert assert_same(quiver_bin, db, "sales", "id").num_rows == 402 - 42 + 6
+    assert assert_same(quiver_bin, db, "sales", "id", pyiceberg=True).num_rows == 402 - 42 + 6
     assert explain_counts(quiver_bin, db, "SELECT count(*) FROM sales WHERE region = 'apac'") == (3, 2)
 
 
@@ -184,7 +175,7 @@ def test_range_month_partitioned_table(quiver_bin, tmp_path):
         [{"contains_null": True, "contains_nan": False,
           "lower_bound": struct.pack("<i", -1), "upper_bound": struct.pack("<i", -1)}],
     ]
-    theirs = assert_same(quiver_bin, db, "ev", "id")
+    theirs = assert_same(quiver_bin, db, "ev", "id", pyiceberg=True)
     assert theirs.num_rows == 603
     nfiles = len(layout)
 
@@ -209,7 +200,7 @@ def test_range_month_partitioned_table(quiver_bin, tmp_path):
     for path, (month,) in files_and_partitions(table):
         ts = pq.read_table(path, columns=["ts"]).column(0).to_pylist()
         assert {None if t is None else month_of(t) for t in ts} == {month}, path
-    theirs = assert_same(quiver_bin, db, "ev", "id")
+    theirs = assert_same(quiver_bin, db, "ev", "id", pyiceberg=True)
     assert max(t for t in theirs.column("ts").to_pylist() if t is not None) < \
         datetime.datetime(2024, 6, 1)
 
@@ -233,7 +224,7 @@ def test_range_over_several_keys(quiver_bin, tmp_path):
         assert {r["grp"] for r in data} == {grp}
         assert {(r["d"] - epoch).days for r in data} == {day}
         assert {r["tz"].year - 1970 for r in data} == {year}
-    theirs = assert_same(quiver_bin, db, "m", "k")
+    theirs = assert_same(quiver_bin, db, "m", "k", pyiceberg=True)
     sql = ("SELECT count(*) AS n, sum(k) AS s FROM m WHERE grp = 'g1' AND d = DATE '2023-12-31' "
            "AND tz >= TIMESTAMPTZ '2024-01-01 00:00:00+00'")
     files, pruned = explain_counts(quiver_bin, db, sql)
@@ -265,7 +256,7 @@ def test_pyiceberg_partitioned_table_reads_equal_and_prunes(quiver_bin, tmp_path
     t.append(pa.table({"id": pa.array(range(30), pa.int64()),
                        "cat": [f"c{i % 3}" for i in range(30)]}))
     assert not any(task.file.lower_bounds for task in t.scan().plan_files())
-    theirs = assert_same(quiver_bin, db, "p", "id")
+    theirs = assert_same(quiver_bin, db, "p", "id", pyiceberg=True)
     sql = "SELECT count(*) AS n, sum(id) AS s FROM p WHERE cat = 'c1'"
     assert explain_counts(quiver_bin, db, sql) == (3, 2)
     assert quiver_arrow(quiver_bin, db, sql).to_pylist() == \
@@ -279,7 +270,7 @@ def test_pyiceberg_partitioned_table_reads_equal_and_prunes(quiver_bin, tmp_path
     t = catalog(db).load_table("public.p")
     parts = sorted(p[0] for _, p in files_and_partitions(t))
     assert parts == ["c0", "c1", "c1", "c2", "c9"]
-    assert assert_same(quiver_bin, db, "p", "id").num_rows == 32
+    assert assert_same(quiver_bin, db, "p", "id", pyiceberg=True).num_rows == 32
 
 
 def test_refused_partitionings(quiver_bin, tmp_path):
@@ -317,7 +308,7 @@ def test_alter_partitioned_table(quiver_bin, tmp_path):
     table = catalog(db).load_table("public.t")
     assert [str(f.transform) for f in table.spec().fields] == ["day"]
     assert len(files_and_partitions(table)) == 3
-    assert assert_same(quiver_bin, db, "t", "id").num_rows == 3
+    assert assert_same(quiver_bin, db, "t", "id", pyiceberg=True).num_rows == 3
     assert explain_counts(quiver_bin, db,
                           "SELECT * FROM t WHERE ts < TIMESTAMP '2024-05-02'") == (3, 1)
 

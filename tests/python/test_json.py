@@ -204,14 +204,6 @@ REFUSED = [
 ]
 
 
-def pg_rows(pg, sql):
-    """PostgreSQL's rows, separated by control characters rather than
-    newlines and tabs (values here hold both)."""
-    out = pg.psql("-A", "-t", "-F", "\x1f", "-R", "\x1e", "-P", "null=\\N", "-c", sql).stdout
-    return [[None if v == "\\N" else v for v in r.split("\x1f")]
-            for r in out.rstrip("\n").split("\x1e") if r != ""]
-
-
 @pytest.fixture(scope="module")
 def pg():
     with pg_oracle.postgres() as server:
@@ -219,23 +211,27 @@ def pg():
         yield server
 
 
+def pg_answer(pg, sql):
+    """PostgreSQL's rows for `sql`; a `CREATE TABLE j ...; ...; query` script
+    gets a table of its own, dropped again after the query (test_jsonb_modify
+    uses this too)."""
+    if not sql.startswith("CREATE TABLE j"):
+        return pg.query(sql)
+    *stmts, query = [s.strip() for s in sql.split("; ")]
+    pg.execute("; ".join(stmts))
+    try:
+        return pg.query(query)
+    finally:
+        pg.execute("DROP TABLE j")
+
+
 @pytest.mark.parametrize("sql", QUERIES)
 def test_json_query_matches_postgres(pg, quiver_bin, sql):
-    if sql.startswith("CREATE TABLE j"):
-        # A table of its own per system, dropped again in PostgreSQL.
-        *stmts, query = [s.strip() for s in sql.split("; ")]
-        pg.execute("; ".join(stmts))
-        try:
-            theirs = pg_rows(pg, query)
-        finally:
-            pg.execute("DROP TABLE j")
-    else:
-        theirs = pg_rows(pg, sql)
     ours = pg_oracle.quiver_rows(quiver_bin, SETUP + sql)
-    pg_oracle.assert_same_rows(ours, theirs, sql)
+    pg_oracle.assert_same_rows(ours, pg_answer(pg, sql), sql)
 
 
-def _pg_error(pg, sql):
+def pg_error(pg, sql):
     proc = pg.psql("-v", "VERBOSITY=verbose", "-c", sql, check=False)
     if proc.returncode == 0:
         return None, None, proc.stdout
@@ -247,8 +243,8 @@ def _pg_error(pg, sql):
     return code, message, detail[0] if detail else None
 
 
-def _quiver_error(run_quiver, sql):
-    p = run_quiver("sql", "--format", "json", SETUP + sql, check=False)
+def quiver_error(run_quiver, sql, setup=SETUP):
+    p = run_quiver("sql", "--format", "json", setup + sql, check=False)
     if p.returncode == 0:
         return None, None, p.stdout
     lines = [line for line in p.stderr.splitlines() if line.startswith("{")]
@@ -259,9 +255,9 @@ def _quiver_error(run_quiver, sql):
 
 @pytest.mark.parametrize("sql,code", ERRORS)
 def test_json_error_matches_postgres(pg, run_quiver, sql, code):
-    pg_code, pg_message, pg_detail = _pg_error(pg, sql)
+    pg_code, pg_message, pg_detail = pg_error(pg, sql)
     assert pg_code == code, (sql, pg_code, pg_message)
-    q_code, q_message, q_detail = _quiver_error(run_quiver, sql)
+    q_code, q_message, q_detail = quiver_error(run_quiver, sql)
     if code is None:
         assert q_code is None, (sql, q_message)
         return

@@ -7,11 +7,10 @@ text exactly (jsonb's normal form, jsonb_pretty's indentation). ERRORS must
 fail in both with the same SQLSTATE and message.
 """
 
-import json
-
 import pytest
 
 import pg_oracle
+from test_json import pg_answer, pg_error, quiver_error
 
 SETUP = r"""
 CREATE TABLE d (id int, j jsonb);
@@ -150,14 +149,6 @@ ERRORS = [
 ]
 
 
-def pg_rows(pg, sql):
-    """PostgreSQL's rows as text (NULL as None), fields and rows split by
-    separators that are not in the data: values hold newlines."""
-    out = pg.psql("-A", "-t", "-F", "\x1f", "-R", "\x1e", "-P", "null=\\N", "-c", sql).stdout
-    return [[None if v == "\\N" else v for v in r.split("\x1f")]
-            for r in out.rstrip("\n").split("\x1e") if r != ""]
-
-
 @pytest.fixture(scope="module")
 def pg():
     with pg_oracle.postgres() as server:
@@ -167,44 +158,15 @@ def pg():
 
 @pytest.mark.parametrize("sql", QUERIES)
 def test_jsonb_modify_matches_postgres(pg, quiver_bin, sql):
-    if sql.startswith("CREATE TABLE j"):
-        *stmts, query = [s.strip() for s in sql.split("; ")]
-        pg.execute("; ".join(stmts))
-        try:
-            theirs = pg_rows(pg, query)
-        finally:
-            pg.execute("DROP TABLE j")
-    else:
-        theirs = pg_rows(pg, sql)
     ours = pg_oracle.quiver_rows(quiver_bin, SETUP + sql)
-    pg_oracle.assert_same_rows(ours, theirs, sql)
-
-
-def _pg_error(pg, sql):
-    proc = pg.psql("-v", "VERBOSITY=verbose", "-c", sql, check=False)
-    if proc.returncode == 0:
-        return None, None
-    lines = proc.stderr.splitlines()
-    head = next(line for line in lines if line.startswith("ERROR:"))
-    code, message = head[len("ERROR:  "):].split(": ", 1)
-    return code, message
-
-
-def _quiver_error(run_quiver, sql):
-    p = run_quiver("sql", "--format", "json", sql, check=False)
-    if p.returncode == 0:
-        return None, None
-    lines = [line for line in p.stderr.splitlines() if line.startswith("{")]
-    assert len(lines) == 1, p.stderr
-    err = json.loads(lines[0])
-    return err.get("sqlstate"), err["error"]
+    pg_oracle.assert_same_rows(ours, pg_answer(pg, sql), sql)
 
 
 @pytest.mark.parametrize("sql,code", ERRORS)
 def test_jsonb_modify_error_matches_postgres(pg, run_quiver, sql, code):
-    pg_code, pg_message = _pg_error(pg, sql)
+    pg_code, pg_message, _ = pg_error(pg, sql)
     assert pg_code == code, (sql, pg_code, pg_message)
-    q_code, q_message = _quiver_error(run_quiver, sql)
+    q_code, q_message, _ = quiver_error(run_quiver, sql, setup="")
     assert (q_code, q_message) == (pg_code, pg_message), sql
 
 
