@@ -568,6 +568,10 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
                                m.fields, bound, 0);
       for (const auto& b : rows) QUIVER_RETURN_NOT_OK(writer.Write(b));
       QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> added, writer.Finish());
+      // The manifest leaves their sequence numbers null (inherited); the
+      // published version's deletes compare them (an older equality delete
+      // kept by an append never reaches these rows).
+      for (DataFile& f : added) f.sequence_number = seq;
       added_files = static_cast<int64_t>(added.size());
       // 2. Their manifest.
       QUIVER_ASSIGN_OR_RAISE(
@@ -681,7 +685,7 @@ Result<std::map<std::string, FileKind>> ReferencedFiles(const IcebergState& stat
     for (const ManifestFile& mf : manifests) {
       if (!manifests_seen.insert(mf.path).second) continue;
       QUIVER_RETURN_NOT_OK(add(mf.path, FileKind::kManifest));
-      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path));
+      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path, mf.sequence_number));
       for (const DataFile& f : files) {
         QUIVER_RETURN_NOT_OK(add(f.path, f.content == 1   ? FileKind::kPositionDeletes
                                          : f.content == 2 ? FileKind::kEqualityDeletes
@@ -761,8 +765,9 @@ Result<std::map<int, iceberg::BoundSpec>> WritableSpecs(const std::string& name,
   return out;
 }
 
-// VACUUM: the small data files (and every file a position delete names)
-// rewritten into files of about kTargetFileBytes, position deletes applied,
+// VACUUM: the small data files (and every file deletes remove rows of:
+// rows a position delete names or an equality delete reaches) rewritten
+// into files of about kTargetFileBytes, the deletes applied,
 // in one "replace" commit; then the files nothing refers to are removed.
 // Files merge within their partition: a partition's small files are
 // rewritten when there are two or more (or deletes name one of them).
@@ -796,8 +801,7 @@ Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name
   std::vector<bool> deletes(data.size(), false);
   for (size_t i = 0; i < data.size(); ++i) {
     const DataFile& f = data[i];
-    QUIVER_ASSIGN_OR_RAISE(std::string p, iceberg::LocalPath(f.path));
-    deletes[i] = rows.HasDeletes(p);
+    deletes[i] = rows.HasDeletes(i);
     if (f.file_size >= kSmallFileBytes && !deletes[i]) continue;
     std::string key = std::to_string(f.spec_id) + "/";
     for (const std::optional<Value>& v : f.partition) {
@@ -849,6 +853,11 @@ Result<TableVersionRef> VacuumTable(IcebergDatabase* db, const std::string& name
     QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> added, out.Finish());
     int64_t records_out = 0;
     for (const DataFile& f : added) records_out += f.record_count;
+    // Every file written to the new manifests takes the commit's sequence
+    // number (inherited from the manifest list). No delete file is kept:
+    // each data file a delete removes rows of was rewritten above.
+    for (DataFile& f : kept) f.sequence_number = seq;
+    for (DataFile& f : added) f.sequence_number = seq;
     std::vector<DataFile> files = kept;
     files.insert(files.end(), added.begin(), added.end());
     // One manifest per partition spec the files use.
@@ -1408,6 +1417,21 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
       return Status::Unsupported("dropping column \"{}\" of \"{}\": the table is partitioned by it",
                                  column, table.name())
           .WithSqlState(sqlstate::kFeatureNotSupported);
+    }
+  }
+  // Equality deletes name their delete columns by field id: those stay too.
+  for (const DataFile& f : base->rows->delete_files()) {
+    for (int id : f.equality_ids) {
+      const bool kept = std::any_of(fields.begin(), fields.end(),
+                                    [&](const iceberg::SchemaField& sf) { return sf.id == id; });
+      if (kept) continue;
+      const int at = iceberg::FieldPosition(base->metadata.fields, id);
+      return Status::Unsupported("dropping column \"{}\" of \"{}\": equality delete files of the "
+                                 "table delete rows by it",
+                                 at >= 0 ? base->metadata.fields[static_cast<size_t>(at)].name : "",
+                                 table.name())
+          .WithSqlState(sqlstate::kFeatureNotSupported)
+          .WithHint("VACUUM the table first: it applies the deletes and drops the delete files.");
     }
   }
   const auto same = [](const iceberg::SchemaField& a, const iceberg::SchemaField& b) {

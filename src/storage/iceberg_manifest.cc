@@ -781,13 +781,17 @@ Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri) {
   return out;
 }
 
-Result<std::vector<DataFile>> ReadManifest(const std::string& uri) {
+Result<std::vector<DataFile>> ReadManifest(const std::string& uri, int64_t sequence_number) {
   QUIVER_ASSIGN_OR_RAISE(std::string path, LocalPath(uri));
   std::vector<DataFile> out;
   QUIVER_RETURN_NOT_OK(ReadAvroFile(path, [&](avro_value_t* v) -> Status {
     DataFile f;
     QUIVER_RETURN_NOT_OK(GetInt(v, "status", &f.status));
     if (f.status == 2) return Status::OK();  // deleted
+    avro_value_t s;
+    f.sequence_number = sequence_number;
+    QUIVER_ASSIGN_OR_RAISE(bool has_seq, GetOptional(v, "sequence_number", &s));
+    if (has_seq) AVRO_OK(avro_value_get_long(&s, &f.sequence_number), "sequence_number");
     avro_value_t d;
     QUIVER_RETURN_NOT_OK(Field(v, "data_file", &d));
     avro_value_t c;
@@ -802,6 +806,27 @@ Result<std::vector<DataFile>> ReadManifest(const std::string& uri) {
     QUIVER_RETURN_NOT_OK(GetIntMap(&d, "null_value_counts", &f.null_counts));
     QUIVER_RETURN_NOT_OK(GetIntMap(&d, "lower_bounds", &f.lower_bounds));
     QUIVER_RETURN_NOT_OK(GetIntMap(&d, "upper_bounds", &f.upper_bounds));
+    avro_value_t ids;
+    QUIVER_ASSIGN_OR_RAISE(bool has_ids, GetOptional(&d, "equality_ids", &ids));
+    if (has_ids) {
+      size_t n = 0;
+      AVRO_OK(avro_value_get_size(&ids, &n), "equality_ids");
+      for (size_t i = 0; i < n; ++i) {
+        avro_value_t e;
+        AVRO_OK(avro_value_get_by_index(&ids, i, &e, nullptr), "equality_ids");
+        // The specification's items are ints; pyiceberg writes longs.
+        int64_t id = 0;
+        if (avro_value_get_type(&e) == AVRO_INT32) {
+          int32_t id32 = 0;
+          AVRO_OK(avro_value_get_int(&e, &id32), "equality_ids");
+          id = id32;
+        } else {
+          AVRO_OK(avro_value_get_long(&e, &id), "equality_ids");
+        }
+        if (id < 0 || id > INT32_MAX) return Status::Invalid("Iceberg manifest {}: equality id {}", uri, id);
+        f.equality_ids.push_back(static_cast<int>(id));
+      }
+    }
     out.push_back(std::move(f));
     return Status::OK();
   }));

@@ -38,6 +38,14 @@ struct DataFile {
   // iceberg_partition.h's PartitionValueAs to convert.
   int spec_id = 0;
   std::vector<std::optional<Value>> partition;
+  // Equality delete files (content 2): the field ids of the delete columns.
+  std::vector<int> equality_ids;
+  // The data sequence number: the manifest entry's, or, when null (an
+  // entry added by the manifest's own snapshot), the manifest list's
+  // sequence number for the manifest; 0 in format version 1. Deletes apply
+  // by it (iceberg_equality_deletes.h). Written files take the sequence
+  // number of their commit (written as null: inherited).
+  int64_t sequence_number = 0;
 };
 
 // A partition spec with the engine type of each field's values
@@ -91,7 +99,9 @@ Status WriteManifestList(const std::string& uri, int64_t snapshot_id,
                          const std::vector<ManifestFile>& manifests);
 
 Result<std::vector<ManifestFile>> ReadManifestList(const std::string& uri);
-// Live entries only (status existing or added).
-Result<std::vector<DataFile>> ReadManifest(const std::string& uri);
+// Live entries only (status existing or added). `sequence_number`: the
+// manifest list's for this manifest, which entries with a null sequence
+// number inherit.
+Result<std::vector<DataFile>> ReadManifest(const std::string& uri, int64_t sequence_number = 0);
 
 }  // namespace quiver::iceberg

@@ -14,9 +14,11 @@
 //                columns read; a column a file lacks reads as NULL; int ->
 //                long, float -> double and decimal widening promoted); files
 //                without field ids matched by name
-//   deletes      position delete files applied; equality delete files,
-//                ORC / Avro data files, nested columns and format version 3
-//                are refused, naming the feature and the file
+//   deletes      position delete files applied; equality delete files
+//                applied by sequence number and partition
+//                (iceberg_equality_deletes.h); ORC / Avro data files, nested
+//                columns and format version 3 are refused, naming the
+//                feature and the file
 //
 // Partitioned tables are read (their data files hold the source columns);
 // the manifests' column bounds and null counts skip files, their partition

@@ -156,12 +156,19 @@ std::optional<ScanPredicate> MapPredicate(const ScanPredicate& p, const std::vec
 
 class IcebergScanPlan final : public ScanPlan {
  public:
+  // The delete columns of one probe of a part's rows.
+  struct KeyProbe {
+    EqualityDeleteIndex::Probe probe;
+    std::vector<int> source;  // per delete column: the sub-plan's column, -1 none
+    std::vector<TypeRef> types;  // per delete column: the table's type
+  };
   struct Part {
     std::string path;
     std::unique_ptr<ScanPlan> plan;
     std::vector<int> source;  // per output column: the sub-plan's column, -1 none
     const std::vector<int64_t>* deleted = nullptr;
     std::vector<int64_t> starts;  // with deletes: per unit, its first row's position
+    std::vector<KeyProbe> probes;
   };
   struct Unit {
     size_t part;
@@ -180,36 +187,49 @@ class IcebergScanPlan final : public ScanPlan {
     Part& part = parts_[u.part];
     QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, part.plan->ReadUnit(u.sub));
     const int64_t n = b->num_rows();
+    // A column of the sub-plan (-1: one the file lacks) as the table's type.
+    auto column = [&](int s, const TypeRef& want) -> Result<ArrayRef> {
+      if (s < 0) return MakeArrayOfNull(want, n);
+      ArrayRef a = b->column(s);
+      if (a->type->Equals(*want)) return a;
+      auto cast = CastArray(a, want, pool_);
+      if (!cast.ok()) return cast.status().WithContext("Iceberg data file " + part.path);
+      return *cast;
+    };
     std::vector<ArrayRef> cols;
     for (size_t k = 0; k < part.source.size(); ++k) {
-      const TypeRef& want = schema_->field(static_cast<int>(k))->type;
-      if (part.source[k] < 0) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(want, n));
-        cols.push_back(std::move(nulls));
-        continue;
-      }
-      ArrayRef a = b->column(part.source[k]);
-      if (!a->type->Equals(*want)) {
-        auto cast = CastArray(a, want, pool_);
-        if (!cast.ok()) return cast.status().WithContext("Iceberg data file " + part.path);
-        a = *cast;
-      }
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(part.source[k], schema_->field(static_cast<int>(k))->type));
       cols.push_back(std::move(a));
     }
     RecordBatchRef out = RecordBatch::Make(schema_, n, std::move(cols));
+    // The rows deletes leave (empty: all).
+    std::vector<uint8_t> keep;
     if (part.deleted != nullptr) {
       const int64_t start = part.starts[static_cast<size_t>(u.sub)];
       auto it = std::lower_bound(part.deleted->begin(), part.deleted->end(), start);
       if (it != part.deleted->end() && *it < start + n) {
-        std::vector<uint32_t> kept;
-        kept.reserve(static_cast<size_t>(n));
-        for (int64_t r = 0; r < n; ++r) {
-          if (it != part.deleted->end() && *it == start + r) {
-            ++it;
-            continue;
-          }
-          kept.push_back(static_cast<uint32_t>(r));
+        keep.assign(static_cast<size_t>(n), 1);
+        for (; it != part.deleted->end() && *it < start + n; ++it) keep[static_cast<size_t>(*it - start)] = 0;
+      }
+    }
+    if (!part.probes.empty() && n > 0) {
+      if (keep.empty()) keep.assign(static_cast<size_t>(n), 1);
+      for (const KeyProbe& kp : part.probes) {
+        std::vector<ArrayRef> keys;
+        for (size_t k = 0; k < kp.source.size(); ++k) {
+          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(kp.source[k], kp.types[k]));
+          keys.push_back(std::move(a));
         }
+        QUIVER_RETURN_NOT_OK(EqualityDeleteIndex::Apply(kp.probe, keys, &keep));
+      }
+    }
+    if (!keep.empty()) {
+      std::vector<uint32_t> kept;
+      kept.reserve(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) {
+        if (keep[static_cast<size_t>(r)] != 0) kept.push_back(static_cast<uint32_t>(r));
+      }
+      if (static_cast<int64_t>(kept.size()) < n) {
         std::vector<ArrayRef> picked;
         for (const ArrayRef& c : out->columns()) {
           QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(c, kept.data(),
@@ -228,11 +248,89 @@ class IcebergScanPlan final : public ScanPlan {
   std::vector<Part> parts_;
   std::vector<Unit> units_;
   std::shared_ptr<const IcebergRows> rows_;  // holds the deleted positions parts_ point to
+  std::shared_ptr<const EqualityDeleteIndex> index_;  // the maps parts_' probes point to
 
  private:
   SchemaRef schema_;
   MemoryPool* pool_;
 };
+
+// A file's partition (spec id and tuple) as bytes equal for equal
+// partitions: values as their spec's types (a manifest's Avro types vary:
+// int or long, fixed or bytes), else as read.
+Result<std::string> PartitionScope(const DataFile& f, const std::map<int, BoundSpec>& bound) {
+  std::string out = std::to_string(f.spec_id) + "/";
+  auto it = bound.find(f.spec_id);
+  for (size_t k = 0; k < f.partition.size(); ++k) {
+    std::optional<Value> v;
+    if (it != bound.end() && k < it->second.type.types.size()) {
+      v = PartitionValueAs(f.partition[k], it->second.type.types[k]);
+    }
+    if (!v.has_value()) v = f.partition[k];
+    if (!v.has_value()) {
+      return Status::Unsupported("Iceberg file {}: partition value {} of a type not read (an "
+                                 "equality delete is scoped by it)", f.path, k);
+    }
+    if (v->is_null()) {
+      out.push_back('\0');
+      continue;
+    }
+    QUIVER_ASSIGN_OR_RAISE(std::string bytes, SerializeBound(*v));
+    out.push_back('\1');
+    out += std::to_string(static_cast<int>(v->type()->id)) + ":" + std::to_string(bytes.size()) + ":";
+    out += bytes;
+  }
+  return out;
+}
+
+// Reads the delete rows of `d` into `index`: its delete columns, matched by
+// field id (by the table's column names in a file without ids), cast to
+// the table's types.
+Status ReadEqualityDeletes(const EqualityDeleteFile& d, const Schema& schema,
+                           const std::vector<SchemaField>& fields, EqualityDeleteIndex* index) {
+  QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open("delete file", d.path));
+  const std::vector<int> ids = FileFieldIds(*file);
+  bool any_ids = false;
+  for (int id : ids) any_ids = any_ids || id >= 0;
+  ScanRequest request;
+  for (int c : d.columns) {
+    const SchemaField& want = fields[static_cast<size_t>(c)];
+    int found = -1;
+    for (int k = 0; k < file->schema()->num_fields(); ++k) {
+      if (any_ids ? ids[static_cast<size_t>(k)] == want.id : file->schema()->field(k)->name == want.name) {
+        found = k;
+      }
+    }
+    if (found < 0) {
+      return Status::Invalid("Iceberg equality delete file {} lacks its delete column \"{}\" (field id {})",
+                             d.path, want.name, want.id);
+    }
+    const DataType& have = *file->schema()->field(found)->type;
+    const DataType& type = *schema.field(c)->type;
+    if (!have.Equals(type) && !Promotable(have, type)) {
+      return Status::Unsupported("Iceberg equality delete file {}: column \"{}\" has type {}, the table {}",
+                                 d.path, want.name, have.ToString(), type.ToString());
+    }
+    request.columns.push_back(found);
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto plan, file->Plan(request));
+  for (int64_t u = 0; u < plan->num_units(); ++u) {
+    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
+    std::vector<ArrayRef> keys;
+    for (size_t k = 0; k < d.columns.size(); ++k) {
+      ArrayRef a = b->column(static_cast<int>(k));
+      const TypeRef& want = schema.field(d.columns[k])->type;
+      if (!a->type->Equals(*want)) {
+        auto cast = CastArray(a, want, DefaultMemoryPool());
+        if (!cast.ok()) return cast.status().WithContext("Iceberg equality delete file " + d.path);
+        a = *cast;
+      }
+      keys.push_back(std::move(a));
+    }
+    QUIVER_RETURN_NOT_OK(index->Add(d, keys));
+  }
+  return Status::OK();
+}
 
 }  // namespace
 
@@ -246,14 +344,10 @@ Result<std::vector<DataFile>> SnapshotFiles(const Snapshot& snapshot,
   for (const ManifestFile& mf : manifests) {
     QUIVER_ASSIGN_OR_RAISE(std::string manifest_path, LocalPath(mf.path));
     QUIVER_RETURN_NOT_OK(CheckPolicy(policy, manifest_path));
-    QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, ReadManifest(mf.path));
+    QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, ReadManifest(mf.path, mf.sequence_number));
     for (DataFile& f : files) {
       f.spec_id = mf.partition_spec_id;
-      if (f.content == 2) {
-        return Status::Unsupported("Iceberg equality delete files ({}, listed in {})", f.path,
-                                   mf.path);
-      }
-      if (f.content != 0 && f.content != 1) {
+      if (f.content != 0 && f.content != 1 && f.content != 2) {
         return Status::Invalid("Iceberg manifest {}: data file content {}", mf.path, f.content);
       }
       if (Upper(f.format) != "PARQUET") {
@@ -277,9 +371,6 @@ Result<std::shared_ptr<const IcebergRows>> IcebergRows::Make(std::string name, S
   rows->fields_ = std::move(fields);
   std::map<std::string, std::set<int64_t>> deleted;
   for (DataFile& f : files) {
-    if (f.content == 2) {
-      return Status::Unsupported("Iceberg equality delete files ({})", f.path);
-    }
     if (Upper(f.format) != "PARQUET") {
       return Status::Unsupported("Iceberg {} files ({}): Parquet files are read", f.format, f.path);
     }
@@ -287,6 +378,12 @@ Result<std::shared_ptr<const IcebergRows>> IcebergRows::Make(std::string name, S
     QUIVER_RETURN_NOT_OK(CheckPolicy(policy, path));
     if (f.content == 1) {
       QUIVER_RETURN_NOT_OK(ReadPositionDeletes(path, &deleted));
+      rows->delete_files_.push_back(std::move(f));
+    } else if (f.content == 2) {
+      EqualityDeleteFile d;
+      d.path = std::move(path);
+      d.sequence_number = f.sequence_number;
+      rows->equality_.push_back(std::move(d));
       rows->delete_files_.push_back(std::move(f));
     } else {
       rows->data_paths_.push_back(std::move(path));
@@ -325,7 +422,98 @@ Result<std::shared_ptr<const IcebergRows>> IcebergRows::Make(std::string name, S
     }
     rows->rows_ -= static_cast<int64_t>(positions.size());
   }
+  rows->equality_deleted_.assign(rows->data_.size(), 0);
+  if (!rows->equality_.empty()) QUIVER_RETURN_NOT_OK(rows->ResolveEqualityDeletes(bound));
   return std::shared_ptr<const IcebergRows>(std::move(rows));
+}
+
+Status IcebergRows::ResolveEqualityDeletes(const std::map<int, BoundSpec>& bound) {
+  // The equality delete files are delete_files_'s content 2 entries, in order.
+  size_t e = 0;
+  bool any_scoped = false;
+  for (const DataFile& f : delete_files_) {
+    if (f.content != 2) continue;
+    EqualityDeleteFile& d = equality_[e++];
+    if (f.equality_ids.empty()) {
+      return Status::Invalid("Iceberg equality delete file {} names no delete columns (equality_ids)",
+                             f.path);
+    }
+    for (int id : f.equality_ids) {
+      const int c = FieldPosition(fields_, id);
+      if (c < 0) {
+        return Status::Unsupported(
+            "Iceberg equality delete file {}: delete column field id {} is not a column of the "
+            "table's schema", f.path, id);
+      }
+      QUIVER_RETURN_NOT_OK(CheckDeleteColumnType(fields_[static_cast<size_t>(c)].name,
+                                                 *schema_->field(c)->type, f.path));
+      d.columns.push_back(c);
+    }
+    std::sort(d.columns.begin(), d.columns.end());
+    d.columns.erase(std::unique(d.columns.begin(), d.columns.end()), d.columns.end());
+    auto spec = bound.find(f.spec_id);
+    if (spec == bound.end() && !f.partition.empty()) {
+      return Status::Invalid("Iceberg equality delete file {}: no partition spec {}", f.path, f.spec_id);
+    }
+    d.global = spec == bound.end() || spec->second.type.fields.empty();
+    if (!d.global) {
+      QUIVER_ASSIGN_OR_RAISE(d.scope, PartitionScope(f, bound));
+      any_scoped = true;
+    }
+  }
+  scopes_.assign(data_.size(), std::string());
+  equality_reaches_.assign(data_.size(), {});
+  std::vector<size_t> reached;  // data files some delete reaches
+  std::vector<bool> used(equality_.size(), false);
+  for (size_t i = 0; i < data_.size(); ++i) {
+    if (any_scoped) {
+      QUIVER_ASSIGN_OR_RAISE(scopes_[i], PartitionScope(data_[i], bound));
+    }
+    for (size_t k = 0; k < equality_.size(); ++k) {
+      const EqualityDeleteFile& d = equality_[k];
+      if (data_[i].sequence_number >= d.sequence_number) continue;
+      if (!d.global && d.scope != scopes_[i]) continue;
+      equality_reaches_[i].push_back(k);
+      used[k] = true;
+    }
+    if (!equality_reaches_[i].empty()) reached.push_back(i);
+  }
+  if (reached.empty()) return Status::OK();
+  // Count the rows the deletes remove, file by file (a scan of the delete
+  // columns only), so that num_rows is exact and scans probe only the files
+  // that lose rows.
+  std::vector<size_t> which;
+  for (size_t k = 0; k < equality_.size(); ++k) {
+    if (used[k]) which.push_back(k);
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto index, BuildIndex(which, DefaultMemoryPool()));
+  ScanRequest none;
+  for (size_t i : reached) {
+    equality_deleted_[i] = -1;
+    const std::vector<size_t> only = {i};
+    QUIVER_ASSIGN_OR_RAISE(auto plan, PlanFiles(none, &only, index));
+    int64_t left = 0;
+    for (int64_t u = 0; u < plan->num_units(); ++u) {
+      QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
+      left += b->num_rows();
+    }
+    int64_t before = data_[i].record_count;
+    if (auto it = deleted_.find(data_paths_[i]); it != deleted_.end()) {
+      before -= static_cast<int64_t>(it->second.size());
+    }
+    equality_deleted_[i] = before - left;
+    rows_ -= before - left;
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const EqualityDeleteIndex>> IcebergRows::BuildIndex(
+    const std::vector<size_t>& which, MemoryPool* pool) const {
+  auto index = std::make_shared<EqualityDeleteIndex>(pool);
+  for (size_t k : which) {
+    QUIVER_RETURN_NOT_OK(ReadEqualityDeletes(equality_[k], *schema_, fields_, index.get()));
+  }
+  return std::shared_ptr<const EqualityDeleteIndex>(std::move(index));
 }
 
 std::vector<DataFile> IcebergRows::files() const {
@@ -385,14 +573,44 @@ bool IcebergRows::FileMayMatch(size_t i, const std::vector<ScanPredicate>& predi
 }
 
 Result<std::unique_ptr<ScanPlan>> IcebergRows::Plan(const ScanRequest& request) const {
+  return PlanFiles(request, nullptr, nullptr);
+}
+
+Result<std::unique_ptr<ScanPlan>> IcebergRows::PlanFiles(
+    const ScanRequest& request, const std::vector<size_t>* only,
+    std::shared_ptr<const EqualityDeleteIndex> index) const {
   auto plan = std::make_unique<IcebergScanPlan>(ScanSchema(schema_, request.columns), request.pool);
   const int cols = schema_->num_fields();
   int64_t files_pruned = 0, units_total = 0, units_pruned = 0, rows_pruned = 0;
-  for (size_t i = 0; i < data_.size(); ++i) {
-    if (!FileMayMatch(i, request.predicates)) {
-      ++files_pruned;
-      continue;
+  std::vector<size_t> planned;
+  if (only != nullptr) {
+    planned = *only;
+  } else {
+    for (size_t i = 0; i < data_.size(); ++i) {
+      if (FileMayMatch(i, request.predicates)) {
+        planned.push_back(i);
+      } else {
+        ++files_pruned;
+      }
     }
+  }
+  if (index == nullptr && !equality_.empty()) {
+    // The equality delete files that reach the planned files that lose rows.
+    std::vector<bool> used(equality_.size(), false);
+    for (size_t i : planned) {
+      if (equality_deleted_[i] == 0) continue;
+      for (size_t k : equality_reaches_[i]) used[k] = true;
+    }
+    std::vector<size_t> which;
+    for (size_t k = 0; k < used.size(); ++k) {
+      if (used[k]) which.push_back(k);
+    }
+    if (!which.empty()) {
+      QUIVER_ASSIGN_OR_RAISE(index, BuildIndex(which, request.pool));
+    }
+  }
+  plan->index_ = index;
+  for (size_t i : planned) {
     const std::string& path = data_paths_[i];
     QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name_, path));
     const Schema& fs = *file->schema();
@@ -438,6 +656,25 @@ Result<std::unique_ptr<ScanPlan>> IcebergRows::Plan(const ScanRequest& request) 
       }
       part.source.push_back(static_cast<int>(sub.columns.size()));
       sub.columns.push_back(s);
+    }
+    if (index != nullptr && equality_deleted_[i] != 0) {
+      // The delete columns are read too (the output leaves them out).
+      for (const EqualityDeleteIndex::Probe& probe : index->ProbesFor(data_[i].sequence_number, scopes_[i])) {
+        IcebergScanPlan::KeyProbe kp;
+        kp.probe = probe;
+        for (int c : *probe.columns) {
+          kp.types.push_back(schema_->field(c)->type);
+          const int s = source[static_cast<size_t>(c)];
+          if (s < 0) {
+            kp.source.push_back(-1);
+            continue;
+          }
+          auto at = std::find(sub.columns.begin(), sub.columns.end(), s);
+          kp.source.push_back(static_cast<int>(at - sub.columns.begin()));
+          if (at == sub.columns.end()) sub.columns.push_back(s);
+        }
+        part.probes.push_back(std::move(kp));
+      }
     }
     if (part.deleted == nullptr) {
       for (const ScanPredicate& p : request.predicates) {
