@@ -676,6 +676,10 @@ Result<std::unique_ptr<ScanPlan>> IcebergRows::PlanFiles(
         part.probes.push_back(std::move(kp));
       }
     }
+    // File scans need a column to count rows by: a query of columns the
+    // file lacks (added since), or a count of the rows deletes leave,
+    // reads its first one.
+    if (sub.columns.empty() && fs.num_fields() > 0) sub.columns.push_back(0);
     if (part.deleted == nullptr) {
       for (const ScanPredicate& p : request.predicates) {
         if (auto m = MapPredicate(p, exact); m.has_value()) sub.predicates.push_back(std::move(*m));

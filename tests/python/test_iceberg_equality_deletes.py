@@ -168,16 +168,15 @@ class DeleteManifestWriter(ManifestWriterV2):
 
 def commit_delete_file(table, content, data, field_ids=None, spec_id=None, partition=()):
     """Commits one delete file (`data`: an Arrow table; for equality deletes
-    its columns named as the table's, matched to `field_ids`) in spec
+    its columns are those of `field_ids`, in order) in spec
     `spec_id` (default: the table's) and `partition`; returns the reloaded
     table and the new snapshot's sequence number."""
     loc = table.location().removeprefix("file://")
     path = f"{loc}/data/deletes-{uuid.uuid4()}.parquet"
     if content == DataFileContent.EQUALITY_DELETES:
-        schema = table.schema()
-        fields = [pa.field(schema.find_field(i).name, data.schema.field(schema.find_field(i).name).type,
-                           True, {"PARQUET:field_id": str(i)}) for i in field_ids]
-        data = data.select([f.name for f in fields]).cast(pa.schema(fields))
+        fields = [pa.field(data.column_names[k], data.schema.field(k).type, True,
+                           {"PARQUET:field_id": str(i)}) for k, i in enumerate(field_ids)]
+        data = data.cast(pa.schema(fields))
         extra = {"equality_ids": list(field_ids)}
     else:
         data = data.cast(pa.schema([
@@ -408,6 +407,41 @@ def test_equality_and_position_deletes_on_one_file(quiver_bin, cat):
         .column("n").to_pylist() == [43]
     assert got(arrow(quiver_bin, f"SELECT note FROM read_iceberg('{loc}') WHERE id < 20")) == \
         tuples([r for r in live if r["id"] < 20], ["note"])
+
+
+def test_schema_evolution(quiver_bin, cat):
+    """A delete column added after older data files reads NULL there (the
+    specification's projection rule); one the schema dropped since is
+    refused."""
+    t = cat.create_table("ns.evo", schema=SCHEMA, properties={"format-version": "2"})
+    m = Model()
+    old = rows_of(range(0, 6))
+    m.add_rows(old.append_column("w", pa.array([None] * 6, pa.string())), append(t, old))
+    with t.update_schema() as u:
+        u.add_column("w", StringType())
+    t = t.refresh()
+    new = rows_of(range(6, 10)).append_column("w", pa.array(["x", None, "y", "x"], pa.string()))
+    m.add_rows(new, append(t, new))
+    # Only a column the older file lacks (a scan of it reads another column
+    # to count its rows by).
+    before = t.current_snapshot().snapshot_id
+    assert got(arrow(quiver_bin, f"SELECT w FROM read_iceberg('{location(t)}', snapshot_id => "
+                     f"{before})")) == tuples(m.live(), ["w"])
+    w_id = t.schema().find_field("w").field_id
+    d = pa.table({"w": pa.array([None, "y"], pa.string())})
+    t, seq = commit_delete_file(t, DataFileContent.EQUALITY_DELETES, d, [w_id])
+    m.add_delete(["w"], d, seq)
+    live = m.live()
+    assert sorted(r["id"] for r in live) == [6, 9]
+    ours = arrow(quiver_bin, f"SELECT * FROM read_iceberg('{location(t)}')")
+    assert got(ours) == tuples(live, COLUMNS + ["w"])
+    with t.update_schema() as u:
+        u.delete_column("note")
+    t = t.refresh()
+    d = pa.table({"note": pa.array(["n1"], pa.string())})
+    t, _ = commit_delete_file(t, DataFileContent.EQUALITY_DELETES, d, [4])
+    err = error(quiver_bin, f"SELECT * FROM read_iceberg('{location(t)}')")
+    assert err.startswith("0A000: ") and "field id 4" in err, err
 
 
 def test_memory_limit_counts_the_delete_keys(quiver_bin, cat):
