@@ -555,3 +555,61 @@ def test_db_table_with_equality_deletes(quiver_bin, tmp_path):
     out = arrow(quiver_bin, "CALL expire_snapshots('t', older_than => now() + interval '1 day', "
                 "retain_last => 1)", db).to_pylist()
     assert out[0]["deleted_equality_delete_files_count"] == 4, out  # d1 to d4
+
+
+def test_db_partitioned_table_with_partition_deletes(quiver_bin, tmp_path):
+    """A --db table partitioned by (region, d), deletes scoped to one
+    partition: reads, INSERT, and VACUUM (which reads the deletes against
+    the files it rewrites, their partition values converted from the
+    manifest's Avro int to the spec's date)."""
+    db = tmp_path / "db"
+    day = datetime.date(2024, 1, 1)
+
+    def rows(ids):
+        return pa.table({"id": pa.array(ids, pa.int64()),
+                         "region": ["eu" if g % 2 == 0 else "us" for g in ids],
+                         "d": [day + datetime.timedelta(days=g % 3) for g in ids]})
+
+    fill = ("INSERT INTO p SELECT g, CASE WHEN g % 2 = 0 THEN 'eu' ELSE 'us' END, "
+            "DATE '2024-01-01' + (g % 3) FROM generate_series({}, {}) g")
+    execute(quiver_bin, "CREATE TABLE p (id bigint, region text, d date) "
+            "PARTITION BY RANGE (region, d); " + fill.format(0, 19), db)
+    execute(quiver_bin, fill.format(20, 29), db)
+    cols = ["id", "region", "d"]
+    m = Model()
+    scope = lambda r: (0, (r["region"], r["d"]))  # noqa: E731
+    m.add_rows(rows(list(range(20))), 1, scope)
+    m.add_rows(rows(list(range(20, 30))), 2, scope)
+    t = db_catalog(db).load_table("public.p")
+    assert t.spec().spec_id == 0 and len(t.spec().fields) == 2
+    # Partition ('eu', Jan 2): ids 4, 10, 16, 22, 28. Of the ids deleted,
+    # 4 and 22 are in it; 24 ('eu', Jan 1) and 5 ('us') are not.
+    d = pa.table({"id": pa.array([4, 22, 24, 5], pa.int64())})
+    jan2 = day + datetime.timedelta(days=1)
+    t, seq = commit_delete_file(t, DataFileContent.EQUALITY_DELETES, d, [1],
+                                partition=("eu", (jan2 - datetime.date(1970, 1, 1)).days))
+    m.add_delete(["id"], d, seq, scope=(0, ("eu", jan2)))
+    # By region in partition ('us', Jan 1): every row of it (3, 9, 15, 21, 27).
+    d = pa.table({"region": pa.array(["us"], pa.string())})
+    t, seq = commit_delete_file(t, DataFileContent.EQUALITY_DELETES, d, [2],
+                                partition=("us", (day - datetime.date(1970, 1, 1)).days))
+    m.add_delete(["region"], d, seq, scope=(0, ("us", day)))
+
+    def check():
+        live = m.live()
+        assert got(arrow(quiver_bin, "SELECT * FROM p", db)) == tuples(live, cols)
+        return live
+
+    live = check()
+    ids = {r["id"] for r in live}
+    assert not {4, 22, 3, 9, 27} & ids and {24, 5, 10, 1} <= ids
+    assert got(arrow(quiver_bin, "SELECT id FROM p WHERE region = 'us'", db)) == \
+        tuples([r for r in live if r["region"] == "us"], ["id"])
+    out = arrow(quiver_bin, "INSERT INTO p VALUES (4, 'eu', DATE '2024-01-02'); "
+                "SELECT count(*) AS n FROM p WHERE id = 4", db)
+    assert out.column("n").to_pylist() == [1]
+    m.add_rows(rows([4]), seq + 1, scope)
+    check()
+    execute(quiver_bin, "VACUUM p", db)
+    live = check()
+    assert got(db_catalog(db).load_table("public.p").scan().to_arrow()) == tuples(live, cols)
