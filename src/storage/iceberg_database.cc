@@ -685,7 +685,8 @@ Result<std::map<std::string, FileKind>> ReferencedFiles(const IcebergState& stat
     for (const ManifestFile& mf : manifests) {
       if (!manifests_seen.insert(mf.path).second) continue;
       QUIVER_RETURN_NOT_OK(add(mf.path, FileKind::kManifest));
-      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files, iceberg::ReadManifest(mf.path, mf.sequence_number));
+      QUIVER_ASSIGN_OR_RAISE(std::vector<DataFile> files,
+                             iceberg::ReadManifest(mf.path, mf.sequence_number));
       for (const DataFile& f : files) {
         QUIVER_RETURN_NOT_OK(add(f.path, f.content == 1   ? FileKind::kPositionDeletes
                                          : f.content == 2 ? FileKind::kEqualityDeletes
@@ -1426,10 +1427,10 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
                                     [&](const iceberg::SchemaField& sf) { return sf.id == id; });
       if (kept) continue;
       const int at = iceberg::FieldPosition(base->metadata.fields, id);
-      return Status::Unsupported("dropping column \"{}\" of \"{}\": equality delete files of the "
-                                 "table delete rows by it",
-                                 at >= 0 ? base->metadata.fields[static_cast<size_t>(at)].name : "",
-                                 table.name())
+      return Status::Unsupported(
+                 "dropping column \"{}\" of \"{}\": equality delete files of the "
+                 "table delete rows by it",
+                 at >= 0 ? base->metadata.fields[static_cast<size_t>(at)].name : "", table.name())
           .WithSqlState(sqlstate::kFeatureNotSupported)
           .WithHint("VACUUM the table first: it applies the deletes and drops the delete files.");
     }

@@ -104,8 +104,8 @@ Status AppendKeys(const ArrayData& a, std::vector<std::string>* keys) {
 
 Status EqualityDeleteIndex::Add(const EqualityDeleteFile& file, const std::vector<ArrayRef>& keys) {
   if (keys.size() != file.columns.size()) {
-    return Status::UnknownError("internal error: {} key columns for {} delete columns",
-                                keys.size(), file.columns.size());
+    return Status::UnknownError("internal error: {} key columns for {} delete columns", keys.size(),
+                                file.columns.size());
   }
   auto it = std::find_if(groups_.begin(), groups_.end(),
                          [&](const Group& g) { return g.columns == file.columns; });

@@ -823,7 +823,8 @@ Result<std::vector<DataFile>> ReadManifest(const std::string& uri, int64_t seque
         } else {
           AVRO_OK(avro_value_get_long(&e, &id), "equality_ids");
         }
-        if (id < 0 || id > INT32_MAX) return Status::Invalid("Iceberg manifest {}: equality id {}", uri, id);
+        if (id < 0 || id > INT32_MAX)
+          return Status::Invalid("Iceberg manifest {}: equality id {}", uri, id);
         f.equality_ids.push_back(static_cast<int>(id));
       }
     }

@@ -159,7 +159,7 @@ class IcebergScanPlan final : public ScanPlan {
   // The delete columns of one probe of a part's rows.
   struct KeyProbe {
     EqualityDeleteIndex::Probe probe;
-    std::vector<int> source;  // per delete column: the sub-plan's column, -1 none
+    std::vector<int> source;     // per delete column: the sub-plan's column, -1 none
     std::vector<TypeRef> types;  // per delete column: the table's type
   };
   struct Part {
@@ -198,7 +198,8 @@ class IcebergScanPlan final : public ScanPlan {
     };
     std::vector<ArrayRef> cols;
     for (size_t k = 0; k < part.source.size(); ++k) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(part.source[k], schema_->field(static_cast<int>(k))->type));
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
+                             column(part.source[k], schema_->field(static_cast<int>(k))->type));
       cols.push_back(std::move(a));
     }
     RecordBatchRef out = RecordBatch::Make(schema_, n, std::move(cols));
@@ -209,7 +210,8 @@ class IcebergScanPlan final : public ScanPlan {
       auto it = std::lower_bound(part.deleted->begin(), part.deleted->end(), start);
       if (it != part.deleted->end() && *it < start + n) {
         keep.assign(static_cast<size_t>(n), 1);
-        for (; it != part.deleted->end() && *it < start + n; ++it) keep[static_cast<size_t>(*it - start)] = 0;
+        for (; it != part.deleted->end() && *it < start + n; ++it)
+          keep[static_cast<size_t>(*it - start)] = 0;
       }
     }
     if (!part.probes.empty() && n > 0) {
@@ -268,8 +270,10 @@ Result<std::string> PartitionScope(const DataFile& f, const std::map<int, BoundS
     }
     if (!v.has_value()) v = f.partition[k];
     if (!v.has_value()) {
-      return Status::Unsupported("Iceberg file {}: partition value {} of a type not read (an "
-                                 "equality delete is scoped by it)", f.path, k);
+      return Status::Unsupported(
+          "Iceberg file {}: partition value {} of a type not read (an "
+          "equality delete is scoped by it)",
+          f.path, k);
     }
     if (v->is_null()) {
       out.push_back('\0');
@@ -277,7 +281,8 @@ Result<std::string> PartitionScope(const DataFile& f, const std::map<int, BoundS
     }
     QUIVER_ASSIGN_OR_RAISE(std::string bytes, SerializeBound(*v));
     out.push_back('\1');
-    out += std::to_string(static_cast<int>(v->type()->id)) + ":" + std::to_string(bytes.size()) + ":";
+    out +=
+        std::to_string(static_cast<int>(v->type()->id)) + ":" + std::to_string(bytes.size()) + ":";
     out += bytes;
   }
   return out;
@@ -297,19 +302,22 @@ Status ReadEqualityDeletes(const EqualityDeleteFile& d, const Schema& schema,
     const SchemaField& want = fields[static_cast<size_t>(c)];
     int found = -1;
     for (int k = 0; k < file->schema()->num_fields(); ++k) {
-      if (any_ids ? ids[static_cast<size_t>(k)] == want.id : file->schema()->field(k)->name == want.name) {
+      if (any_ids ? ids[static_cast<size_t>(k)] == want.id
+                  : file->schema()->field(k)->name == want.name) {
         found = k;
       }
     }
     if (found < 0) {
-      return Status::Invalid("Iceberg equality delete file {} lacks its delete column \"{}\" (field id {})",
-                             d.path, want.name, want.id);
+      return Status::Invalid(
+          "Iceberg equality delete file {} lacks its delete column \"{}\" (field id {})", d.path,
+          want.name, want.id);
     }
     const DataType& have = *file->schema()->field(found)->type;
     const DataType& type = *schema.field(c)->type;
     if (!have.Equals(type) && !Promotable(have, type)) {
-      return Status::Unsupported("Iceberg equality delete file {}: column \"{}\" has type {}, the table {}",
-                                 d.path, want.name, have.ToString(), type.ToString());
+      return Status::Unsupported(
+          "Iceberg equality delete file {}: column \"{}\" has type {}, the table {}", d.path,
+          want.name, have.ToString(), type.ToString());
     }
     request.columns.push_back(found);
   }
@@ -435,15 +443,16 @@ Status IcebergRows::ResolveEqualityDeletes(const std::map<int, BoundSpec>& bound
     if (f.content != 2) continue;
     EqualityDeleteFile& d = equality_[e++];
     if (f.equality_ids.empty()) {
-      return Status::Invalid("Iceberg equality delete file {} names no delete columns (equality_ids)",
-                             f.path);
+      return Status::Invalid(
+          "Iceberg equality delete file {} names no delete columns (equality_ids)", f.path);
     }
     for (int id : f.equality_ids) {
       const int c = FieldPosition(fields_, id);
       if (c < 0) {
         return Status::Unsupported(
             "Iceberg equality delete file {}: delete column field id {} is not a column of the "
-            "table's schema", f.path, id);
+            "table's schema",
+            f.path, id);
       }
       QUIVER_RETURN_NOT_OK(CheckDeleteColumnType(fields_[static_cast<size_t>(c)].name,
                                                  *schema_->field(c)->type, f.path));
@@ -453,7 +462,8 @@ Status IcebergRows::ResolveEqualityDeletes(const std::map<int, BoundSpec>& bound
     d.columns.erase(std::unique(d.columns.begin(), d.columns.end()), d.columns.end());
     auto spec = bound.find(f.spec_id);
     if (spec == bound.end() && !f.partition.empty()) {
-      return Status::Invalid("Iceberg equality delete file {}: no partition spec {}", f.path, f.spec_id);
+      return Status::Invalid("Iceberg equality delete file {}: no partition spec {}", f.path,
+                             f.spec_id);
     }
     d.global = spec == bound.end() || spec->second.type.fields.empty();
     if (!d.global) {
@@ -659,7 +669,8 @@ Result<std::unique_ptr<ScanPlan>> IcebergRows::PlanFiles(
     }
     if (index != nullptr && equality_deleted_[i] != 0) {
       // The delete columns are read too (the output leaves them out).
-      for (const EqualityDeleteIndex::Probe& probe : index->ProbesFor(data_[i].sequence_number, scopes_[i])) {
+      for (const EqualityDeleteIndex::Probe& probe :
+           index->ProbesFor(data_[i].sequence_number, scopes_[i])) {
         IcebergScanPlan::KeyProbe kp;
         kp.probe = probe;
         for (int c : *probe.columns) {

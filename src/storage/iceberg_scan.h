@@ -89,9 +89,9 @@ class IcebergRows final : public StoredRows,
                                                                 MemoryPool* pool) const;
   // Plan with the data files `only` when set (else those the predicates
   // leave), probing with `index` when set (else one built for them).
-  Result<std::unique_ptr<ScanPlan>> PlanFiles(const ScanRequest& request,
-                                              const std::vector<size_t>* only,
-                                              std::shared_ptr<const EqualityDeleteIndex> index) const;
+  Result<std::unique_ptr<ScanPlan>> PlanFiles(
+      const ScanRequest& request, const std::vector<size_t>* only,
+      std::shared_ptr<const EqualityDeleteIndex> index) const;
 
   std::string name_;
   SchemaRef schema_;
