@@ -10,6 +10,7 @@
 #include "common/io.h"
 #include "formats/file_format.h"
 #include "functions/cast.h"
+#include "storage/data_file_scan.h"
 #include "storage/iceberg_database.h"
 #include "storage/iceberg_manifest.h"
 #include "storage/iceberg_scan.h"
@@ -210,12 +211,7 @@ Result<std::shared_ptr<MemoryTable>> ReadIcebergTable(const std::string& name,
   }
   QUIVER_ASSIGN_OR_RAISE(auto rows, IcebergRows::Make(name, schema, m.fields, m.specs, std::move(files),
                                                       options.policy));
-  auto version = std::make_shared<TableVersion>();
-  version->num_rows = rows->num_rows();
-  version->stored = std::move(rows);
-  auto table = std::make_shared<MemoryTable>(name, schema);
-  table->Restore(std::move(version));
-  return table;
+  return StoredRowsTable(name, std::move(schema), std::move(rows));
 }
 
 Result<std::shared_ptr<MemoryTable>> SnapshotsTable(const std::string& given,
