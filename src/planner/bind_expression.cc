@@ -1123,8 +1123,9 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
           .WithHint("Call it in the select list or in FROM.")
           .WithPosition(e.location);
     }
-    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_avro" ||
-        name == "read_iceberg" || name == "quiver_snapshots" || name == "generate_series") {
+    if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
+        name == "read_avro" || name == "read_iceberg" || name == "read_delta" ||
+        name == "quiver_snapshots" || name == "generate_series") {
       return Status::Invalid("table function {} can only appear in FROM", name)
           .WithSqlState(sqlstate::kWrongObjectType)
           .WithPosition(e.location);

@@ -12,6 +12,7 @@
 #include "functions/table_function.h"
 #include "planner/bind_json.h"
 #include "planner/expression_binder.h"
+#include "storage/delta_scan.h"
 #include "storage/iceberg_database.h"
 #include "storage/iceberg_reader.h"
 #include "vector/sql_type.h"
@@ -67,7 +68,7 @@ bool IsSetReturningCall(const TableRef& ref) {
   }
   const std::string& name = ref.function->name;
   return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
-         name != "read_avro" && name != "read_file" && name != "read_iceberg" &&
+         name != "read_avro" && name != "read_file" && name != "read_iceberg" && name != "read_delta" &&
          name != "quiver_snapshots" && TableFunctionRegistry::Get().Has(name);
 }
 
@@ -385,6 +386,40 @@ Result<LogicalOpPtr> Binder::BindReadIceberg(const TableRef& ref,
   return MakeGet(*table, ref.alias, stem, ref.location);
 }
 
+// read_delta(path [, version => n]): one version of a Delta Lake table
+// (storage/delta_scan.h), its log read when bound.
+Result<LogicalOpPtr> Binder::BindReadDelta(const TableRef& ref,
+                                           const std::vector<Value>& positional,
+                                           const std::vector<std::pair<std::string, Value>>& named) {
+  if (positional.size() != 1 || positional[0].is_null()) {
+    return Status::Invalid("read_delta takes one path (a Delta table directory)")
+        .WithSqlState(sqlstate::kInvalidParameterValue)
+        .WithPosition(ref.location);
+  }
+  const std::string path = positional[0].ToString();
+  delta::ReadOptions options;
+  for (const auto& [opt, v] : named) {
+    if (opt != "version") {
+      return Status::Invalid("read_delta has no option \"{}\" (options: version)", opt)
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(ref.location);
+    }
+    const TypeId id = v.type()->id;
+    if (v.is_null() || (id != TypeId::kInt16 && id != TypeId::kInt32 && id != TypeId::kInt64)) {
+      return Status::Invalid("read_delta version must be an integer, got {}",
+                             v.is_null() ? std::string("NULL") : v.type()->ToString())
+          .WithSqlState(sqlstate::kInvalidParameterValue)
+          .WithPosition(ref.location);
+    }
+    options.version = v.integer();
+  }
+  options.policy = state_->file_policy;
+  const std::string stem = FileStem(path);
+  auto table = delta::ReadDeltaTable(stem, path, options);
+  if (!table.ok()) return table.status().WithPosition(ref.location);
+  return MakeGet(*table, ref.alias, stem, ref.location);
+}
+
 // The argument of read_iceberg / quiver_snapshots: the name of a table of
 // the --db database (no '/'; its current metadata file), else a path.
 Result<std::string> Binder::IcebergTarget(const std::string& given, int location) {
@@ -450,6 +485,7 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   }
   QUIVER_ASSIGN_OR_RAISE(FunctionArgs args, EvaluateArgs(this, call));
   if (name == "read_iceberg") return BindReadIceberg(ref, args.positional, args.named);
+  if (name == "read_delta") return BindReadDelta(ref, args.positional, args.named);
   if (name == "quiver_snapshots") return BindQuiverSnapshots(ref, args.positional, args.named);
   if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" || name == "read_avro" ||
       name == "read_file") {

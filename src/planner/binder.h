@@ -236,6 +236,8 @@ class Binder {
   Result<LogicalOpPtr> BindTableFunction(const sql::TableRef& ref);
   Result<LogicalOpPtr> BindReadIceberg(const sql::TableRef& ref, const std::vector<Value>& positional,
                                        const std::vector<std::pair<std::string, Value>>& named);
+  Result<LogicalOpPtr> BindReadDelta(const sql::TableRef& ref, const std::vector<Value>& positional,
+                                     const std::vector<std::pair<std::string, Value>>& named);
   Result<LogicalOpPtr> BindQuiverSnapshots(const sql::TableRef& ref,
                                            const std::vector<Value>& positional,
                                            const std::vector<std::pair<std::string, Value>>& named);

@@ -1,0 +1,107 @@
+#include "storage/delta_log.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace quiver::delta {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kProtocol = R"({"protocol":{"minReaderVersion":1,"minWriterVersion":2}})";
+const char* kMetadata =
+    R"({"metaData":{"id":"x","format":{"provider":"parquet","options":{}},)"
+    R"("schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",)"
+    R"(\"nullable\":true,\"metadata\":{}},{\"name\":\"p\",\"type\":\"date\",\"nullable\":true,)"
+    R"(\"metadata\":{}}]}","partitionColumns":["p"],"configuration":{}}})";
+
+std::string Add(const std::string& path, const std::string& p = "\"2024-01-01\"") {
+  return R"({"add":{"path":")" + path + R"(","partitionValues":{"p":)" + p +
+         R"(},"size":1,"modificationTime":0,"dataChange":true}})";
+}
+std::string Remove(const std::string& path) {
+  return R"({"remove":{"path":")" + path + R"(","dataChange":true}})";
+}
+
+class DeltaLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("delta_log_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "_delta_log");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void Commit(int64_t v, const std::string& text) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "%020lld.json", static_cast<long long>(v));
+    std::ofstream(dir_ / "_delta_log" / name) << text;
+  }
+  fs::path dir_;
+};
+
+TEST_F(DeltaLogTest, ReplaysAddsAndRemovesToEachVersion) {
+  Commit(0, std::string(kProtocol) + "\n" + kMetadata + "\n" + Add("p=2024-01-01/a.parquet") + "\n");
+  Commit(1, Add("b%20c.parquet", "null") + "\n");
+  Commit(2, Remove("p=2024-01-01/a.parquet") + "\n" + Add("d.parquet") + "\n");
+  auto latest = ReplayLog(dir_.string(), std::nullopt);
+  ASSERT_TRUE(latest.ok()) << latest.status().ToString();
+  EXPECT_EQ(latest->version, 2);
+  ASSERT_EQ(latest->files.size(), 2u);
+  EXPECT_TRUE(latest->files.count("b c.parquet"));  // paths are percent-decoded
+  EXPECT_FALSE(latest->files.at("b c.parquet").partition_values.at("p").has_value());
+  EXPECT_TRUE(latest->files.count("d.parquet"));
+  auto v1 = ReplayLog(dir_.string(), 1);
+  ASSERT_TRUE(v1.ok());
+  EXPECT_EQ(v1->files.size(), 2u);
+  EXPECT_TRUE(v1->files.count("p=2024-01-01/a.parquet"));
+  auto cols = SchemaColumns(*v1, "t");
+  ASSERT_TRUE(cols.ok());
+  ASSERT_EQ(cols->size(), 2u);
+  EXPECT_FALSE((*cols)[0].partition);
+  EXPECT_TRUE((*cols)[1].partition);
+  EXPECT_EQ((*cols)[1].type->id, TypeId::kDate32);
+  EXPECT_TRUE(CheckReadable(*latest, dir_.string()).ok());
+  // A version past the newest is refused.
+  EXPECT_FALSE(ReplayLog(dir_.string(), 3).ok());
+}
+
+TEST_F(DeltaLogTest, AGapOrBadJsonNamesTheFile) {
+  Commit(0, std::string(kProtocol) + "\n" + kMetadata + "\n");
+  Commit(2, Add("x.parquet") + "\n");
+  auto gap = ReplayLog(dir_.string(), std::nullopt);
+  ASSERT_FALSE(gap.ok());
+  EXPECT_NE(gap.status().message().find("00000000000000000001.json is missing"), std::string::npos)
+      << gap.status().message();
+  Commit(1, "{\"add\": {\"path\": \n");
+  auto bad = ReplayLog(dir_.string(), std::nullopt);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("00000000000000000001.json line 1: not valid JSON"),
+            std::string::npos)
+      << bad.status().message();
+  // Actions of the wrong shape are errors too, never a crash.
+  LogState s;
+  EXPECT_FALSE(ApplyCommit(R"({"add":{"path":7}})", "c", &s).ok());
+  EXPECT_FALSE(ApplyCommit(R"({"add":[1]})", "c", &s).ok());
+  EXPECT_FALSE(ApplyCommit(R"({"protocol":{"minReaderVersion":"1"}})", "c", &s).ok());
+  EXPECT_FALSE(ApplyCommit(R"([1,2])", "c", &s).ok());
+  EXPECT_FALSE(ApplyCommit("", "c", &s).ok());
+}
+
+TEST_F(DeltaLogTest, RefusesFeaturesItDoesNotRead) {
+  Commit(0, std::string(R"({"protocol":{"minReaderVersion":3,"minWriterVersion":7,)") +
+                R"("readerFeatures":["deletionVectors"],"writerFeatures":["deletionVectors"]}})" +
+                "\n" + kMetadata + "\n");
+  auto s = ReplayLog(dir_.string(), std::nullopt);
+  ASSERT_TRUE(s.ok());
+  Status st = CheckReadable(*s, dir_.string());
+  EXPECT_EQ(st.SqlState(), "0A000");
+  EXPECT_NE(st.message().find("deletionVectors"), std::string::npos);
+  EXPECT_NE(st.message().find(dir_.string()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace quiver::delta
