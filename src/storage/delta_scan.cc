@@ -1,6 +1,7 @@
 #include "storage/delta_scan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -21,13 +22,32 @@ Status CheckPolicy(const FileAccessPolicy* policy, const std::string& path) {
   return policy->Check(path);
 }
 
+// A binary partition value: "a string of escaped binary values" (the
+// protocol's example "\u0001\u0002\u0003"; delta-rs writes every byte so):
+// each \uXXXX of 00 to FF is one byte, other characters stand for
+// themselves.
+std::string UnescapeBinary(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 5 < s.size() && s[i + 1] == 'u' && s.compare(i + 2, 2, "00") == 0 &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 4])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 5]))) {
+      out.push_back(static_cast<char>(std::stoi(s.substr(i + 4, 2), nullptr, 16)));
+      i += 5;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
 // A partition value (the log's string) as a value of `type`.
 Result<Value> PartitionValue(const std::string& s, const TypeRef& type) {
   switch (type->id) {
     case TypeId::kString:
       return Value::Text(s);
     case TypeId::kBinary:
-      return Value::Binary(s);
+      return Value::Binary(UnescapeBinary(s));
     default:
       return CastValue(Value::Text(s), type);
   }
