@@ -206,8 +206,9 @@ Result<std::unique_ptr<ScanPlan>> DeltaRows::Plan(const ScanRequest& request) co
     const Schema& fs = *file.schema();
     const std::vector<int> ids = mode_ == "id" ? FileFieldIds(file) : std::vector<int>();
     return MatchFileColumns(file, columns_.size(), [&](size_t c, int k) {
-      return mode_ == "id" ? ids[static_cast<size_t>(k)] == columns_[c].field_id
-                           : fs.field(k)->name == columns_[c].physical_name;
+      return mode_ == "id"
+                 ? columns_[c].field_id >= 0 && ids[static_cast<size_t>(k)] == columns_[c].field_id
+                 : fs.field(k)->name == columns_[c].physical_name;
     });
   };
   scan.describe = [this](int c) {

@@ -527,3 +527,42 @@ def test_fuzzed_logs_give_errors_not_crashes(quiver_bin, tmp_path):
         assert 0 <= proc.returncode < 128, (trial, proc.stderr.decode())
         if proc.returncode != 0:
             assert proc.returncode > 0 and proc.stderr.decode().strip(), trial
+
+
+def test_server_data_directories_confine_every_file(quiver_bin, tmp_path):
+    # `quiver serve --data DIR`: read_delta may read a table under DIR; a
+    # table outside, or one inside whose log names data files outside, is
+    # refused (a log may name any absolute path).
+    import pyarrow.flight as fl
+    from flight_fixtures import Server
+
+    outside = tmp_path / "outside"
+    write_deltalake(str(outside), pa.table({"k": pa.array([1, 2], pa.int64())}))
+    lake = tmp_path / "lake"
+    inside = lake / "t"
+    write_deltalake(str(inside), pa.table({"k": pa.array([1, 2, 3], pa.int64())}))
+    sneaky = lake / "sneaky"
+    shutil.copytree(inside, sneaky)
+    data = next(p for p in outside.iterdir() if p.suffix == ".parquet")
+
+    def absolute(entries):
+        for e in entries:
+            if "add" in e:
+                e["add"]["path"] = "file://" + str(data)
+        return entries
+
+    rewrite_commit(sneaky, 0, absolute)
+    server = Server(quiver_bin, "--data", lake)
+    try:
+        client = fl.FlightClient(server.uri)
+
+        def query(sql):
+            info = client.get_flight_info(fl.FlightDescriptor.for_command(sql.encode()))
+            return client.do_get(info.endpoints[0].ticket).read_all()
+
+        for path in [outside, sneaky]:
+            with pytest.raises(fl.FlightUnauthorizedError, match="permission denied for file"):
+                query(f"SELECT * FROM read_delta('{path}')")
+        assert query(f"SELECT count(*) AS n FROM read_delta('{inside}')").to_pylist() == [{"n": 3}]
+    finally:
+        server.stop()
