@@ -96,6 +96,31 @@ Result<int64_t> ReqInt(const Json& o, const char* key, const std::string& what) 
   return it->get<int64_t>();
 }
 
+// The deletionVector of an add / remove (nullopt when none).
+Result<std::optional<DeletionVector>> ParseDeletionVector(const Json& body,
+                                                          const std::string& what) {
+  auto it = body.find("deletionVector");
+  if (it == body.end() || it->is_null()) return std::optional<DeletionVector>();
+  if (!it->is_object()) return Malformed(what, "deletionVector is not an object");
+  DeletionVector dv;
+  QUIVER_ASSIGN_OR_RAISE(std::string type, ReqString(*it, "storageType", what));
+  if (type.size() != 1) return Malformed(what, "deletionVector.storageType is not one character");
+  dv.storage_type = type[0];
+  QUIVER_ASSIGN_OR_RAISE(dv.path_or_inline_dv, ReqString(*it, "pathOrInlineDv", what));
+  if (auto o = it->find("offset"); o != it->end() && !o->is_null()) {
+    if (!o->is_number_integer()) return Malformed(what, "deletionVector.offset is not an integer");
+    dv.offset = o->get<int64_t>();
+  }
+  QUIVER_ASSIGN_OR_RAISE(dv.size_in_bytes, ReqInt(*it, "sizeInBytes", what));
+  QUIVER_ASSIGN_OR_RAISE(dv.cardinality, ReqInt(*it, "cardinality", what));
+  return std::optional<DeletionVector>(std::move(dv));
+}
+
+// A live file's key: its path and its deletion vector's unique id.
+std::string FileKey(const std::string& path, const std::optional<DeletionVector>& dv) {
+  return dv.has_value() ? path + "\n" + dv->UniqueId() : path;
+}
+
 // Applies one action (an object of one key: add, remove, metaData, ...).
 // `checkpoint`: a checkpoint's row, whose removes are tombstones only.
 Status ApplyAction(const Json& action, const std::string& what, bool checkpoint, LogState* state) {
@@ -129,14 +154,13 @@ Status ApplyAction(const Json& action, const std::string& what, bool checkpoint,
       }
       QUIVER_ASSIGN_OR_RAISE(auto stats, OptString(body, "stats", what + " (add)"));
       f.stats = stats.value_or("");
-      if (auto dv = body.find("deletionVector"); dv != body.end() && !dv->is_null()) {
-        f.has_deletion_vector = true;
-      }
-      std::string key = f.path;
+      QUIVER_ASSIGN_OR_RAISE(f.deletion_vector, ParseDeletionVector(body, what + " (add)"));
+      std::string key = FileKey(f.path, f.deletion_vector);
       state->files[key] = std::move(f);
     } else if (kind == "remove") {
       QUIVER_ASSIGN_OR_RAISE(std::string path, ReqString(body, "path", what + " (remove)"));
-      if (!checkpoint) state->files.erase(PercentDecode(path));
+      QUIVER_ASSIGN_OR_RAISE(auto dv, ParseDeletionVector(body, what + " (remove)"));
+      if (!checkpoint) state->files.erase(FileKey(PercentDecode(path), dv));
     } else if (kind == "metaData") {
       Metadata m;
       QUIVER_ASSIGN_OR_RAISE(m.schema_string,
@@ -491,18 +515,12 @@ Status CheckReadable(const LogState& state, const std::string& dir) {
                                p.min_reader_version, dir);
   }
   if (p.min_reader_version == 3) {
-    static const std::set<std::string> kRead = {"columnMapping", "timestampNtz",
+    static const std::set<std::string> kRead = {"columnMapping", "deletionVectors", "timestampNtz",
                                                 "vacuumProtocolCheck"};
     for (const std::string& f : p.reader_features) {
       if (kRead.count(f) == 0) {
         return Status::Unsupported("Delta reader feature {} (table {})", f, dir);
       }
-    }
-  }
-  for (const auto& [path, f] : state.files) {
-    if (f.has_deletion_vector) {
-      return Status::Unsupported("Delta reader feature deletionVectors (table {}, data file {})",
-                                 dir, path);
     }
   }
   const std::string mode = ColumnMappingMode(state);

@@ -20,10 +20,11 @@
 //        version, each present (a gap is an error naming the missing file)
 //     4. actions applied in order: the last protocol / metaData wins, an add
 //        makes its path live, a remove drops it
-//   CheckReadable(state, dir) refuses a reader version above 3, reader
-//   features other than columnMapping, timestampNtz and vacuumProtocolCheck
-//   (deletionVectors, v2Checkpoint, typeWidening, variantType, ...) and any
-//   add carrying a deletion vector, naming the feature and the table.
+//   CheckReadable(state, dir) refuses a reader version above 3 and reader
+//   features other than columnMapping, deletionVectors, timestampNtz and
+//   vacuumProtocolCheck (v2Checkpoint, typeWidening, variantType, ...),
+//   naming the feature and the table. Deletion vectors are read by
+//   storage/delta_deletion_vector.h.
 //
 // Malformed input (bad JSON, an action of the wrong shape, a checkpoint that
 // does not read) is an error naming the file (and line), never a crash.
@@ -38,6 +39,7 @@
 #include "columnar/type.h"
 #include "common/file_access.h"
 #include "common/status.h"
+#include "storage/delta_deletion_vector.h"
 
 namespace quiver::delta {
 
@@ -57,8 +59,8 @@ struct AddFile {
   std::string path;  // percent-decoded: relative to the table, or a URI
   // By physical column name; nullopt for a null partition value.
   std::map<std::string, std::optional<std::string>> partition_values;
-  std::string stats;  // JSON statistics text, empty when none
-  bool has_deletion_vector = false;
+  std::string stats;                              // JSON statistics text, empty when none
+  std::optional<DeletionVector> deletion_vector;  // rows of the file deleted
 };
 
 // One version of a table.
@@ -66,7 +68,9 @@ struct LogState {
   int64_t version = -1;
   std::optional<Protocol> protocol;
   std::optional<Metadata> metadata;
-  std::map<std::string, AddFile> files;  // live files by (decoded) path
+  // Live files by (decoded) path and deletion vector (a file's rows can be
+  // deleted again: a remove of it with the old vector, an add with the new).
+  std::map<std::string, AddFile> files;
 };
 
 // Applies one commit's text (newline-delimited JSON actions) to `state`;

@@ -9,6 +9,7 @@
 #include "catalog/file_table.h"
 #include "functions/cast.h"
 #include "storage/data_file_scan.h"
+#include "storage/delta_deletion_vector.h"
 
 namespace quiver::delta {
 
@@ -179,7 +180,17 @@ Result<std::shared_ptr<const DeltaRows>> DeltaRows::Make(std::string name, const
       f.stats.min[c] = std::move(*a);
       f.stats.max[c] = std::move(*b);
     }
-    if (f.stats.rows > 0) rows->rows_ += f.stats.rows;
+    if (add.deletion_vector.has_value()) {
+      QUIVER_ASSIGN_OR_RAISE(f.deleted,
+                             ReadDeletionVector(*add.deletion_vector, dir, f.stats.rows, policy));
+      // The statistics count the file's rows before deletes: a null count
+      // says something only when it is 0 or every row (the protocol's wide
+      // bounds); minimum and maximum still bound the rows left.
+      for (int64_t& n : f.stats.nulls) {
+        if (n != 0 && n != f.stats.rows) n = -1;
+      }
+    }
+    if (f.stats.rows > 0) rows->rows_ += f.stats.rows - static_cast<int64_t>(f.deleted.size());
     rows->files_.push_back(std::move(f));
   }
   return std::shared_ptr<const DeltaRows>(std::move(rows));
@@ -194,6 +205,7 @@ Result<std::unique_ptr<ScanPlan>> DeltaRows::Plan(const ScanRequest& request) co
     DataFileRef ref;
     ref.path = f.path;
     ref.constants = &f.constants;
+    if (!f.deleted.empty()) ref.deleted = &f.deleted;
     kept.push_back(std::move(ref));
   }
   DataFileScan scan;

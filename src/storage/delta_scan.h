@@ -12,9 +12,11 @@
 //              name / id) data files are read by physical name / field id
 //   DeltaRows  per live file: its local path, its partition columns'
 //              values (add.partitionValues, typed by the schema; constant
-//              columns of the file's rows) and its statistics (add.stats:
+//              columns of the file's rows), its statistics (add.stats:
 //              numRecords, minValues / maxValues / nullCount of top-level
-//              columns, partition values as min = max)
+//              columns, partition values as min = max) and the positions
+//              its deletion vector deletes (storage/delta_deletion_vector.h,
+//              read once)
 //   Plan       files whose statistics rule out a predicate are skipped
 //              unopened (Counters::files_pruned, EXPLAIN ANALYZE's
 //              files_pruned=N); the others are planned by PlanDataFiles:
@@ -58,6 +60,7 @@ class DeltaRows final : public StoredRows, public std::enable_shared_from_this<D
     std::string path;                             // local
     std::vector<std::optional<Value>> constants;  // per column: partition values
     UnitStatistics stats;                         // per column, from the log
+    std::vector<int64_t> deleted;                 // its deletion vector's positions, sorted
   };
   std::string name_;
   std::string mode_;  // column mapping: none, name, id

@@ -423,44 +423,132 @@ def rewrite_commit(path, version, edit):
     f.write_text("\n".join(json.dumps(e) for e in edit(entries)) + "\n")
 
 
-def test_deletion_vectors_and_unknown_features_are_refused(quiver_bin, tmp_path):
-    path = tmp_path / "dv"
+def with_features(features, reader=3):
+    """A rewrite_commit edit: the protocol action with these reader features."""
+    def edit(entries):
+        for e in entries:
+            if "protocol" in e:
+                e["protocol"] = {"minReaderVersion": reader, "minWriterVersion": 7,
+                                 "readerFeatures": features, "writerFeatures": features}
+        return entries
+    return edit
+
+
+def test_unknown_reader_features_are_refused(quiver_bin, tmp_path):
+    path = tmp_path / "f"
     write_deltalake(str(path), pa.table({"id": pa.array([1, 2, 3], pa.int64())}))
-
-    def with_features(features):
-        def edit(entries):
-            for e in entries:
-                if "protocol" in e:
-                    e["protocol"] = {"minReaderVersion": 3, "minWriterVersion": 7,
-                                     "readerFeatures": features, "writerFeatures": features}
-            return entries
-        return edit
-
-    rewrite_commit(path, 0, with_features(["deletionVectors"]))
-    msg, state = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
-    assert state == "0A000" and "deletionVectors" in msg and str(path) in msg, msg
-    rewrite_commit(path, 0, with_features(["v2Checkpoint"]))
-    msg, state = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
-    assert state == "0A000" and "v2Checkpoint" in msg, msg
-    # An add with a deletion vector (inline), whatever the protocol says.
+    for feature in ["v2Checkpoint", "typeWidening", "variantType"]:
+        rewrite_commit(path, 0, with_features([feature]))
+        msg, state = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
+        assert state == "0A000" and feature in msg and str(path) in msg, msg
     rewrite_commit(path, 0, with_features(["timestampNtz"]))
     assert_same(quiver_bin, path)
-
-    def with_dv(entries):
-        for e in entries:
-            if "add" in e:
-                e["add"]["deletionVector"] = {"storageType": "i", "pathOrInlineDv": "wi5b=000010000",
-                                              "sizeInBytes": 40, "cardinality": 1}
-        return entries
-
-    rewrite_commit(path, 0, with_dv)
-    msg, state = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
-    assert state == "0A000" and "deletionVectors" in msg, msg
-    # A reader version past 3.
-    rewrite_commit(path, 0, lambda es: [{"protocol": {"minReaderVersion": 4, "minWriterVersion": 7}}
-                                        if "protocol" in e else e for e in es])
+    rewrite_commit(path, 0, with_features(["timestampNtz", "vacuumProtocolCheck"]))
+    assert read(quiver_bin, path).column("id").to_pylist() == [1, 2, 3]
+    rewrite_commit(path, 0, with_features([], reader=4))
     msg, state = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
     assert state == "0A000" and "reader version 4" in msg, msg
+
+
+Z85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+
+
+def z85(data):
+    """ZeroMQ's Base85 (RFC 32), the encoding the Delta protocol names."""
+    data = data + b"\0" * (-len(data) % 4)
+    out = []
+    for i in range(0, len(data), 4):
+        v = int.from_bytes(data[i:i + 4], "big")
+        out.append("".join(Z85[v // 85 ** k % 85] for k in range(4, -1, -1)))
+    return "".join(out)
+
+
+def dv_bytes(positions):
+    """A deletion vector: the magic number, then pyroaring's 64-bit
+    portable RoaringBitmap (run containers where they are smaller)."""
+    from pyroaring import BitMap64
+    bm = BitMap64(positions)
+    bm.run_optimize()
+    return (1681511377).to_bytes(4, "little") + bm.serialize()
+
+
+def test_deletion_vectors(quiver_bin, tmp_path):
+    # delta-rs neither writes nor reads deletion vectors: they are added by
+    # hand, serialized by pyroaring as the protocol lays them out, inline
+    # (Z85) and in a file ('u': <prefix><Z85 UUID> -> prefix/deletion_vector_<uuid>.bin).
+    import uuid
+    import zlib
+
+    pytest.importorskip("pyroaring")
+    path = tmp_path / "dv"
+    write_deltalake(str(path), pa.table({"k": pa.array(range(0, 10), pa.int64())}))   # 0
+    write_deltalake(str(path), pa.table({"k": pa.array(range(10, 6010), pa.int64())}),
+                    mode="append")                                                     # 1
+    rewrite_commit(path, 0, with_features(["deletionVectors"]))
+    adds = {}
+    for v in (0, 1):
+        for e in rewrite_log_entries(path, v):
+            if "add" in e:
+                adds[v] = e["add"]
+    inline = dv_bytes([0, 3, 9])
+    u = uuid.uuid4()
+    many = list(range(2, 8)) + list(range(100, 5100, 2))  # a run, a bitmap container
+    ondisk = dv_bytes(many)
+    (path / "ab").mkdir()
+    blob = b"\x01" + len(ondisk).to_bytes(4, "big") + ondisk + \
+        zlib.crc32(ondisk).to_bytes(4, "big")
+    (path / "ab" / f"deletion_vector_{u}.bin").write_bytes(blob)
+    dvs = {0: {"storageType": "i", "pathOrInlineDv": z85(inline), "sizeInBytes": len(inline),
+               "cardinality": 3},
+           1: {"storageType": "u", "pathOrInlineDv": "ab" + z85(u.bytes), "offset": 1,
+               "sizeInBytes": len(ondisk), "cardinality": len(many)}}
+    # Commit 2 deletes rows: each file removed and added again with its vector.
+    actions = []
+    for v in (0, 1):
+        actions.append({"remove": {"path": adds[v]["path"], "dataChange": True,
+                                   "deletionTimestamp": 0}})
+        actions.append({"add": dict(adds[v], deletionVector=dvs[v], dataChange=True)})
+    (path / "_delta_log" / f"{2:020d}.json").write_text(
+        "\n".join(json.dumps(a) for a in actions) + "\n")
+    deleted = {0, 3, 9} | {10 + p for p in many}
+    expected = [k for k in range(6010) if k not in deleted]
+    got = read(quiver_bin, path).column("k").to_pylist()
+    assert sorted(got) == expected
+    assert read(quiver_bin, path, 1).num_rows == 6010  # before the deletes
+    count = quiver_arrow(quiver_bin, f"SELECT count(*) AS c, sum(k) AS s FROM read_delta('{path}') "
+                                     "WHERE k BETWEEN 5 AND 2000").to_pylist()
+    keep = [k for k in expected if 5 <= k <= 2000]
+    assert count == [{"c": len(keep), "s": sum(keep)}]
+    # Broken vectors are errors naming what is wrong, never wrong rows.
+    for bad, what in [
+        (dict(dvs[0], cardinality=4), "cardinality"),
+        (dict(dvs[0], pathOrInlineDv=z85(inline[:-2])), "shorter than its sizeInBytes"),
+        (dict(dvs[0], pathOrInlineDv=z85(inline[:-2]), sizeInBytes=len(inline) - 2), "truncated"),
+        (dict(dvs[1], offset=2), "offset"),
+        (dict(dvs[1], pathOrInlineDv="ab" + z85(uuid.uuid4().bytes)), "deletion_vector_"),
+        (dict(dvs[0], pathOrInlineDv=z85(dv_bytes([0, 3, 99]))), "past the data file"),
+    ]:
+        def edit(entries, bad=bad):
+            for e in entries:
+                if "add" in e and e["add"]["path"] == adds[0]["path"]:
+                    e["add"]["deletionVector"] = bad
+            return entries
+        saved = (path / "_delta_log" / f"{2:020d}.json").read_text()
+        rewrite_commit(path, 2, edit)
+        msg, _ = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
+        assert what in msg, (what, msg)
+        (path / "_delta_log" / f"{2:020d}.json").write_text(saved)
+    # A corrupt file: the checksum catches it.
+    damaged = bytearray(blob)
+    damaged[10] ^= 0xFF
+    (path / "ab" / f"deletion_vector_{u}.bin").write_bytes(bytes(damaged))
+    msg, _ = quiver_error(quiver_bin, f"SELECT * FROM read_delta('{path}')")
+    assert "checksum" in msg or "RoaringBitmap" in msg, msg
+
+
+def rewrite_log_entries(path, version):
+    f = path / "_delta_log" / f"{version:020d}.json"
+    return [json.loads(ln) for ln in f.read_text().splitlines() if ln.strip()]
 
 
 def test_missing_and_malformed_logs(quiver_bin, tmp_path):

@@ -1,9 +1,11 @@
 #include "storage/delta_log.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "storage/delta_deletion_vector.h"
 
 namespace quiver::delta {
 namespace {
@@ -44,7 +46,8 @@ class DeltaLogTest : public ::testing::Test {
 };
 
 TEST_F(DeltaLogTest, ReplaysAddsAndRemovesToEachVersion) {
-  Commit(0, std::string(kProtocol) + "\n" + kMetadata + "\n" + Add("p=2024-01-01/a.parquet") + "\n");
+  Commit(0,
+         std::string(kProtocol) + "\n" + kMetadata + "\n" + Add("p=2024-01-01/a.parquet") + "\n");
   Commit(1, Add("b%20c.parquet", "null") + "\n");
   Commit(2, Remove("p=2024-01-01/a.parquet") + "\n" + Add("d.parquet") + "\n");
   auto latest = ReplayLog(dir_.string(), std::nullopt);
@@ -93,14 +96,52 @@ TEST_F(DeltaLogTest, AGapOrBadJsonNamesTheFile) {
 
 TEST_F(DeltaLogTest, RefusesFeaturesItDoesNotRead) {
   Commit(0, std::string(R"({"protocol":{"minReaderVersion":3,"minWriterVersion":7,)") +
-                R"("readerFeatures":["deletionVectors"],"writerFeatures":["deletionVectors"]}})" +
-                "\n" + kMetadata + "\n");
+                R"("readerFeatures":["typeWidening"],"writerFeatures":["typeWidening"]}})" + "\n" +
+                kMetadata + "\n");
   auto s = ReplayLog(dir_.string(), std::nullopt);
   ASSERT_TRUE(s.ok());
   Status st = CheckReadable(*s, dir_.string());
   EXPECT_EQ(st.SqlState(), "0A000");
-  EXPECT_NE(st.message().find("deletionVectors"), std::string::npos);
+  EXPECT_NE(st.message().find("typeWidening"), std::string::npos);
   EXPECT_NE(st.message().find(dir_.string()), std::string::npos);
+}
+
+std::string Unhex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+TEST(DeltaDeletionVectorTest, Z85AsTheSpecificationSays) {
+  // ZeroMQ RFC 32's test vector.
+  auto d = DecodeZ85("HelloWorld");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(*d, Unhex("864fd26fb559f75b"));
+  EXPECT_FALSE(DecodeZ85("Hell").ok());  // not a multiple of 5
+  EXPECT_FALSE(DecodeZ85("Hell\x01").ok());
+}
+
+TEST(DeltaDeletionVectorTest, DecodesPortableRoaringBitmaps) {
+  const std::string magic = Unhex("d1d33964");  // 1681511377, little endian
+  // {0, 3, 9}: one bucket, an array container (pyroaring's BitMap64).
+  const std::string array =
+      magic + Unhex("0100000000000000000000003a300000010000000000020010000000000003000900");
+  auto v = DecodeRoaringArray(array, 10, "t");
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_EQ(*v, (std::vector<int64_t>{0, 3, 9}));
+  // 2..7: a run container.
+  const std::string run = magic + Unhex("0100000000000000000000003b3000000100000500010002000500");
+  v = DecodeRoaringArray(run, 100, "t");
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_EQ(*v, (std::vector<int64_t>{2, 3, 4, 5, 6, 7}));
+  // A position past the file's rows, a wrong magic number, every truncation.
+  EXPECT_FALSE(DecodeRoaringArray(array, 9, "t").ok());
+  EXPECT_FALSE(DecodeRoaringArray(Unhex("00000000") + array.substr(4), 10, "t").ok());
+  for (size_t n = 0; n < array.size(); ++n) {
+    EXPECT_FALSE(DecodeRoaringArray(array.substr(0, n), 10, "t").ok()) << n;
+  }
 }
 
 }  // namespace
