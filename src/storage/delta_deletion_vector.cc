@@ -108,6 +108,11 @@ Status DecodeRoaring32(Bytes* in, uint64_t high, int64_t rows, const std::string
         for (uint64_t v = start; v <= start + length; ++v) {
           if (!add(v)) break;
         }
+        // Each position once: more than the file's rows is a hostile vector
+        // (overlapping runs), stopped before it fills memory.
+        if (static_cast<int64_t>(out->size()) > rows) {
+          return Corrupt(what, "more positions than the data file has rows");
+        }
       }
     } else if (headers[i].second > kArrayMax) {
       QUIVER_RETURN_NOT_OK(in->Need(8192));
@@ -120,6 +125,9 @@ Status DecodeRoaring32(Bytes* in, uint64_t high, int64_t rows, const std::string
     } else {
       QUIVER_RETURN_NOT_OK(in->Need(static_cast<size_t>(headers[i].second) * 2));
       for (int64_t k = 0; k < headers[i].second; ++k) add(in->Le(2));
+    }
+    if (static_cast<int64_t>(out->size()) > rows) {
+      return Corrupt(what, "more positions than the data file has rows");
     }
     if (past >= 0) {
       return Corrupt(what,

@@ -136,6 +136,15 @@ TEST(DeltaDeletionVectorTest, DecodesPortableRoaringBitmaps) {
   v = DecodeRoaringArray(run, 100, "t");
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_EQ(*v, (std::vector<int64_t>{2, 3, 4, 5, 6, 7}));
+  // Overlapping runs (20 positions for a file of 15 rows): refused.
+  const std::string overlap = magic + Unhex(
+                                          "010000000000000000000000"
+                                          "3b30000001"
+                                          "00001300"
+                                          "0200"
+                                          "00000900"
+                                          "00000900");
+  EXPECT_FALSE(DecodeRoaringArray(overlap, 15, "t").ok());
   // A position past the file's rows, a wrong magic number, every truncation.
   EXPECT_FALSE(DecodeRoaringArray(array, 9, "t").ok());
   EXPECT_FALSE(DecodeRoaringArray(Unhex("00000000") + array.substr(4), 10, "t").ok());
