@@ -9,31 +9,6 @@ namespace quiver {
 
 namespace {
 
-// Whether a file column of type `from` reads as the table's `to` (type
-// promotions: int -> long, float -> double, wider decimals; time zone
-// spellings of timestamptz; string and binary widths).
-bool Promotable(const DataType& from, const DataType& to) {
-  if (from.id == TypeId::kInt16 && (to.id == TypeId::kInt32 || to.id == TypeId::kInt64))
-    return true;
-  if (from.id == TypeId::kInt32 && to.id == TypeId::kInt64) return true;
-  if (from.id == TypeId::kFloat && to.id == TypeId::kDouble) return true;
-  if (from.id == TypeId::kDecimal128 && to.id == TypeId::kDecimal128) {
-    return from.scale == to.scale && from.precision <= to.precision;
-  }
-  if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp) {
-    return from.unit == to.unit && from.timezone.empty() == to.timezone.empty();
-  }
-  if ((from.id == TypeId::kString || from.id == TypeId::kLargeString) &&
-      (to.id == TypeId::kString || to.id == TypeId::kLargeString)) {
-    return true;
-  }
-  if ((from.id == TypeId::kBinary || from.id == TypeId::kLargeBinary) &&
-      (to.id == TypeId::kBinary || to.id == TypeId::kLargeBinary)) {
-    return true;
-  }
-  return false;
-}
-
 // A predicate over table columns as one over a file's columns (`to_file`:
 // per table column, the file column or -1 when the file lacks it or holds
 // another type); nullopt when it cannot be mapped. Predicates are hints:
@@ -73,7 +48,10 @@ class DataFilesPlan final : public ScanPlan {
     std::vector<int> source;      // per output column: the sub-plan's column, kNoColumn, kConstant
     std::vector<Value> constant;  // per output column (kConstant ones)
     const std::vector<int64_t>* deleted = nullptr;
-    std::vector<int64_t> starts;  // with deletes: per unit, its first row's position
+    std::vector<int64_t> starts;        // with deletes: per unit, its first row's position
+    std::vector<int> filter_source;     // per filter column: the sub-plan's column, -1 none
+    std::vector<TypeRef> filter_types;  // per filter column: the table's type
+    std::function<Status(const std::vector<ArrayRef>&, std::vector<uint8_t>*)> filter;
   };
   struct Unit {
     size_t part;
@@ -93,14 +71,19 @@ class DataFilesPlan final : public ScanPlan {
     Part& part = parts_[u.part];
     QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, part.plan->ReadUnit(u.sub));
     const int64_t n = b->num_rows();
+    // A column of the sub-plan (kNoColumn: one the file lacks) as the
+    // table's type.
+    auto column = [&](int s, const TypeRef& want) -> Result<ArrayRef> {
+      if (s < 0) return MakeArrayOfNull(want, n);
+      ArrayRef a = b->column(s);
+      if (a->type->Equals(*want)) return a;
+      auto cast = CastArray(a, want, pool_);
+      if (!cast.ok()) return cast.status().WithContext(format_ + " data file " + part.path);
+      return *cast;
+    };
     std::vector<ArrayRef> cols;
     for (size_t k = 0; k < part.source.size(); ++k) {
       const TypeRef& want = schema_->field(static_cast<int>(k))->type;
-      if (part.source[k] == kNoColumn) {
-        QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(want, n));
-        cols.push_back(std::move(nulls));
-        continue;
-      }
       if (part.source[k] == kConstant) {
         const Value& v = part.constant[k];
         QUIVER_ASSIGN_OR_RAISE(
@@ -108,28 +91,38 @@ class DataFilesPlan final : public ScanPlan {
         cols.push_back(std::move(a));
         continue;
       }
-      ArrayRef a = b->column(part.source[k]);
-      if (!a->type->Equals(*want)) {
-        auto cast = CastArray(a, want, pool_);
-        if (!cast.ok()) return cast.status().WithContext(format_ + " data file " + part.path);
-        a = *cast;
-      }
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(part.source[k], want));
       cols.push_back(std::move(a));
     }
     RecordBatchRef out = RecordBatch::Make(schema_, n, std::move(cols));
+    // The rows deletes leave (empty: all).
+    std::vector<uint8_t> keep;
     if (part.deleted != nullptr) {
       const int64_t start = part.starts[static_cast<size_t>(u.sub)];
       auto it = std::lower_bound(part.deleted->begin(), part.deleted->end(), start);
       if (it != part.deleted->end() && *it < start + n) {
-        std::vector<uint32_t> kept;
-        kept.reserve(static_cast<size_t>(n));
-        for (int64_t r = 0; r < n; ++r) {
-          if (it != part.deleted->end() && *it == start + r) {
-            ++it;
-            continue;
-          }
-          kept.push_back(static_cast<uint32_t>(r));
+        keep.assign(static_cast<size_t>(n), 1);
+        for (; it != part.deleted->end() && *it < start + n; ++it) {
+          keep[static_cast<size_t>(*it - start)] = 0;
         }
+      }
+    }
+    if (part.filter && n > 0) {
+      if (keep.empty()) keep.assign(static_cast<size_t>(n), 1);
+      std::vector<ArrayRef> keys;
+      for (size_t k = 0; k < part.filter_source.size(); ++k) {
+        QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(part.filter_source[k], part.filter_types[k]));
+        keys.push_back(std::move(a));
+      }
+      QUIVER_RETURN_NOT_OK(part.filter(keys, &keep));
+    }
+    if (!keep.empty()) {
+      std::vector<uint32_t> kept;
+      kept.reserve(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) {
+        if (keep[static_cast<size_t>(r)] != 0) kept.push_back(static_cast<uint32_t>(r));
+      }
+      if (static_cast<int64_t>(kept.size()) < n) {
         std::vector<ArrayRef> picked;
         for (const ArrayRef& c : out->columns()) {
           QUIVER_ASSIGN_OR_RAISE(
@@ -147,7 +140,8 @@ class DataFilesPlan final : public ScanPlan {
 
   std::vector<Part> parts_;
   std::vector<Unit> units_;
-  std::shared_ptr<const void> keep_alive_;  // what parts_' deleted positions point into
+  // What parts_' deleted positions, constants and filters point into.
+  std::vector<std::shared_ptr<const void>> keep_alive_;
 
  private:
   std::string format_;
@@ -156,6 +150,28 @@ class DataFilesPlan final : public ScanPlan {
 };
 
 }  // namespace
+
+bool Promotable(const DataType& from, const DataType& to) {
+  if (from.id == TypeId::kInt16 && (to.id == TypeId::kInt32 || to.id == TypeId::kInt64))
+    return true;
+  if (from.id == TypeId::kInt32 && to.id == TypeId::kInt64) return true;
+  if (from.id == TypeId::kFloat && to.id == TypeId::kDouble) return true;
+  if (from.id == TypeId::kDecimal128 && to.id == TypeId::kDecimal128) {
+    return from.scale == to.scale && from.precision <= to.precision;
+  }
+  if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp) {
+    return from.unit == to.unit && from.timezone.empty() == to.timezone.empty();
+  }
+  if ((from.id == TypeId::kString || from.id == TypeId::kLargeString) &&
+      (to.id == TypeId::kString || to.id == TypeId::kLargeString)) {
+    return true;
+  }
+  if ((from.id == TypeId::kBinary || from.id == TypeId::kLargeBinary) &&
+      (to.id == TypeId::kBinary || to.id == TypeId::kLargeBinary)) {
+    return true;
+  }
+  return false;
+}
 
 int FieldIdOf(const Field& f) {
   for (const auto& [k, v] : f.metadata) {
@@ -216,16 +232,15 @@ Result<std::vector<RecordBatchRef>> ReadAllRows(const FileTable& file) {
   return out;
 }
 
-Result<std::unique_ptr<ScanPlan>> PlanDataFiles(const DataFileScan& scan,
-                                                const std::vector<DataFileRef>& files,
-                                                const ScanRequest& request, int64_t files_total,
-                                                int64_t files_pruned,
-                                                std::shared_ptr<const void> keep_alive) {
+Result<std::unique_ptr<ScanPlan>> PlanDataFiles(
+    const DataFileScan& scan, std::vector<DataFileRef> files, const ScanRequest& request,
+    int64_t files_total, int64_t files_pruned,
+    std::vector<std::shared_ptr<const void>> keep_alive) {
   auto plan = std::make_unique<DataFilesPlan>(scan.format, ScanSchema(scan.schema, request.columns),
                                               request.pool);
   const int cols = scan.schema->num_fields();
   int64_t units_total = 0, units_pruned = 0, rows_pruned = 0;
-  for (const DataFileRef& ref : files) {
+  for (DataFileRef& ref : files) {
     const std::string& path = ref.path;
     QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(scan.name, path));
     const Schema& fs = *file->schema();
@@ -273,9 +288,24 @@ Result<std::unique_ptr<ScanPlan>> PlanDataFiles(const DataFileScan& scan,
       part.source.push_back(static_cast<int>(sub.columns.size()));
       sub.columns.push_back(s);
     }
-    // A file holding none of the requested columns still gives its row
-    // counts: one of its columns is read (FileTable does not plan an empty
-    // projection).
+    if (ref.filter) {
+      // The filter's columns are read too (the output leaves them out).
+      for (int c : ref.filter_columns) {
+        part.filter_types.push_back(scan.schema->field(c)->type);
+        const int fc = source[static_cast<size_t>(c)];
+        if (fc < 0) {
+          part.filter_source.push_back(kNoColumn);
+          continue;
+        }
+        auto at = std::find(sub.columns.begin(), sub.columns.end(), fc);
+        part.filter_source.push_back(static_cast<int>(at - sub.columns.begin()));
+        if (at == sub.columns.end()) sub.columns.push_back(fc);
+      }
+      part.filter = std::move(ref.filter);
+    }
+    // File scans need a column to count rows by: a query of columns the
+    // file lacks (added since), or a count of the rows deletes leave,
+    // reads its first one.
     if (sub.columns.empty() && fs.num_fields() > 0) sub.columns.push_back(0);
     if (part.deleted == nullptr) {
       for (const ScanPredicate& p : request.predicates) {

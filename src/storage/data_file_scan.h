@@ -15,7 +15,8 @@
 //            decodes only what is referenced; each row group a unit (a
 //            morsel of the parallel scan), its statistics by table column
 //   read     a unit's columns in table order: NULL-filled, constant-filled,
-//            promoted types cast, rows a position list names removed
+//            promoted types cast, rows a position list names or a filter
+//            (equality deletes) rejects removed
 //
 // A file with deleted positions is planned without predicates (a unit's row
 // positions must be known).
@@ -43,6 +44,12 @@ struct DataFileRef {
   // Per table column (empty: none): set where every row holds the value and
   // the file does not store the column.
   const std::vector<std::optional<Value>>* constants = nullptr;
+  // Rows a filter deletes (Iceberg's equality deletes): the table columns
+  // it reads (read whether the request names them or not) and the filter,
+  // which clears keep[r] for each row r of a unit it deletes, given those
+  // columns (the table's types; NULL where the file lacks one).
+  std::vector<int> filter_columns;
+  std::function<Status(const std::vector<ArrayRef>& columns, std::vector<uint8_t>* keep)> filter;
 };
 
 struct DataFileScan {
@@ -58,12 +65,15 @@ struct DataFileScan {
 
 // Plans `files` (those the format kept) for `request`. `files_total` and
 // `files_pruned` go to the plan's counters; `keep_alive` is held by the
-// plan (what the files' deleted / constants point into).
-Result<std::unique_ptr<ScanPlan>> PlanDataFiles(const DataFileScan& scan,
-                                                const std::vector<DataFileRef>& files,
-                                                const ScanRequest& request, int64_t files_total,
-                                                int64_t files_pruned,
-                                                std::shared_ptr<const void> keep_alive);
+// plan (what the files' deleted / constants / filters point into).
+Result<std::unique_ptr<ScanPlan>> PlanDataFiles(
+    const DataFileScan& scan, std::vector<DataFileRef> files, const ScanRequest& request,
+    int64_t files_total, int64_t files_pruned, std::vector<std::shared_ptr<const void>> keep_alive);
+
+// Whether a file column of type `from` reads as the table's `to` (type
+// promotions: smallint / int -> wider ints, float -> double, wider decimals;
+// time zone spellings of timestamptz; string and binary widths).
+bool Promotable(const DataType& from, const DataType& to);
 
 // The field id a stored file column carries (PARQUET:field_id), -1 when none.
 int FieldIdOf(const Field& f);

@@ -230,8 +230,8 @@ Result<std::unique_ptr<ScanPlan>> DeltaRows::Plan(const ScanRequest& request) co
                : fmt::format("column \"{}\" (physical name {})", col.name, col.physical_name);
   };
   const auto total = static_cast<int64_t>(files_.size());
-  return PlanDataFiles(scan, kept, request, total, total - static_cast<int64_t>(kept.size()),
-                       shared_from_this());
+  const int64_t pruned = total - static_cast<int64_t>(kept.size());
+  return PlanDataFiles(scan, std::move(kept), request, total, pruned, {shared_from_this()});
 }
 
 Result<std::shared_ptr<MemoryTable>> ReadDeltaTable(const std::string& name,

@@ -6,7 +6,7 @@
 
 #include "catalog/file_table.h"
 #include "functions/cast.h"
-#include "functions/kernel_util.h"
+#include "storage/data_file_scan.h"
 #include "storage/iceberg_partition.h"
 
 namespace quiver::iceberg {
@@ -22,69 +22,6 @@ std::string Upper(std::string s) {
 Status CheckPolicy(const FileAccessPolicy* policy, const std::string& path) {
   if (policy == nullptr || !policy->restricted()) return Status::OK();
   return policy->Check(path);
-}
-
-// The field id of a stored file column (PARQUET:field_id), -1 when none.
-int FieldIdOf(const Field& f) {
-  for (const auto& [k, v] : f.metadata) {
-    if (k == "PARQUET:field_id") {
-      try {
-        return std::stoi(v);
-      } catch (...) {
-        return -1;
-      }
-    }
-  }
-  return -1;
-}
-
-// Per column of `file` (its engine schema): the field id its stored column
-// carries, -1 when none.
-std::vector<int> FileFieldIds(const FileTable& file) {
-  std::vector<int> out;
-  for (const auto& f : file.schema()->fields) {
-    int id = -1;
-    for (const auto& sf : file.file_schema()->fields) {
-      if (sf->name == f->name) id = FieldIdOf(*sf);
-    }
-    out.push_back(id);
-  }
-  return out;
-}
-
-// Whether a file column of type `from` reads as the table's `to` (Iceberg's
-// type promotions; time zone spellings of timestamptz).
-bool Promotable(const DataType& from, const DataType& to) {
-  if (from.id == TypeId::kInt32 && to.id == TypeId::kInt64) return true;
-  if (from.id == TypeId::kFloat && to.id == TypeId::kDouble) return true;
-  if (from.id == TypeId::kDecimal128 && to.id == TypeId::kDecimal128) {
-    return from.scale == to.scale && from.precision <= to.precision;
-  }
-  if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp) {
-    return from.unit == to.unit && from.timezone.empty() == to.timezone.empty();
-  }
-  if ((from.id == TypeId::kString || from.id == TypeId::kLargeString) &&
-      (to.id == TypeId::kString || to.id == TypeId::kLargeString)) {
-    return true;
-  }
-  if ((from.id == TypeId::kBinary || from.id == TypeId::kLargeBinary) &&
-      (to.id == TypeId::kBinary || to.id == TypeId::kLargeBinary)) {
-    return true;
-  }
-  return false;
-}
-
-// Every row of a Parquet file, all columns, as engine batches.
-Result<std::vector<RecordBatchRef>> ReadAll(const FileTable& file) {
-  ScanRequest request;
-  for (int i = 0; i < file.schema()->num_fields(); ++i) request.columns.push_back(i);
-  QUIVER_ASSIGN_OR_RAISE(auto plan, file.Plan(request));
-  std::vector<RecordBatchRef> out;
-  for (int64_t u = 0; u < plan->num_units(); ++u) {
-    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, plan->ReadUnit(u));
-    out.push_back(std::move(b));
-  }
-  return out;
 }
 
 // A data file's key in the deleted-positions map: its local path when it
@@ -111,7 +48,7 @@ Status ReadPositionDeletes(const std::string& path, std::map<std::string, std::s
     return Status::Invalid("Iceberg position delete file {} lacks the file_path / pos columns",
                            path);
   }
-  QUIVER_ASSIGN_OR_RAISE(auto batches, ReadAll(*file));
+  QUIVER_ASSIGN_OR_RAISE(auto batches, ReadAllRows(*file));
   for (const auto& b : batches) {
     const ArrayRef& paths = b->column(path_col);
     const ArrayRef& pos = b->column(pos_col);
@@ -126,136 +63,6 @@ Status ReadPositionDeletes(const std::string& path, std::map<std::string, std::s
   }
   return Status::OK();
 }
-
-// A predicate over table columns as one over a file's columns (`to_file`:
-// per table column, the file column or -1 when the file lacks it or holds
-// another type); nullopt when it cannot be mapped. Predicates are hints:
-// dropping one (or a conjunct of an AND) only prunes less.
-std::optional<ScanPredicate> MapPredicate(const ScanPredicate& p, const std::vector<int>& to_file) {
-  if (p.op == ScanPredicate::kAnd || p.op == ScanPredicate::kOr) {
-    ScanPredicate out = p;
-    out.children.clear();
-    for (const ScanPredicate& c : p.children) {
-      auto m = MapPredicate(c, to_file);
-      if (!m.has_value()) {
-        if (p.op == ScanPredicate::kOr) return std::nullopt;
-        continue;
-      }
-      out.children.push_back(std::move(*m));
-    }
-    if (out.children.empty()) return std::nullopt;
-    return out;
-  }
-  if (p.column < 0 || static_cast<size_t>(p.column) >= to_file.size()) return std::nullopt;
-  const int f = to_file[static_cast<size_t>(p.column)];
-  if (f < 0) return std::nullopt;
-  ScanPredicate out = p;
-  out.column = f;
-  return out;
-}
-
-class IcebergScanPlan final : public ScanPlan {
- public:
-  // The delete columns of one probe of a part's rows.
-  struct KeyProbe {
-    EqualityDeleteIndex::Probe probe;
-    std::vector<int> source;     // per delete column: the sub-plan's column, -1 none
-    std::vector<TypeRef> types;  // per delete column: the table's type
-  };
-  struct Part {
-    std::string path;
-    std::unique_ptr<ScanPlan> plan;
-    std::vector<int> source;  // per output column: the sub-plan's column, -1 none
-    const std::vector<int64_t>* deleted = nullptr;
-    std::vector<int64_t> starts;  // with deletes: per unit, its first row's position
-    std::vector<KeyProbe> probes;
-  };
-  struct Unit {
-    size_t part;
-    int64_t sub;
-    UnitStatistics stats;
-  };
-
-  IcebergScanPlan(SchemaRef schema, MemoryPool* pool) : schema_(std::move(schema)), pool_(pool) {}
-  SchemaRef schema() const override { return schema_; }
-  int64_t num_units() const override { return static_cast<int64_t>(units_.size()); }
-  const UnitStatistics* unit_statistics(int64_t unit) const override {
-    return &units_[static_cast<size_t>(unit)].stats;
-  }
-  Result<RecordBatchRef> ReadUnit(int64_t i) override {
-    const Unit& u = units_[static_cast<size_t>(i)];
-    Part& part = parts_[u.part];
-    QUIVER_ASSIGN_OR_RAISE(RecordBatchRef b, part.plan->ReadUnit(u.sub));
-    const int64_t n = b->num_rows();
-    // A column of the sub-plan (-1: one the file lacks) as the table's type.
-    auto column = [&](int s, const TypeRef& want) -> Result<ArrayRef> {
-      if (s < 0) return MakeArrayOfNull(want, n);
-      ArrayRef a = b->column(s);
-      if (a->type->Equals(*want)) return a;
-      auto cast = CastArray(a, want, pool_);
-      if (!cast.ok()) return cast.status().WithContext("Iceberg data file " + part.path);
-      return *cast;
-    };
-    std::vector<ArrayRef> cols;
-    for (size_t k = 0; k < part.source.size(); ++k) {
-      QUIVER_ASSIGN_OR_RAISE(ArrayRef a,
-                             column(part.source[k], schema_->field(static_cast<int>(k))->type));
-      cols.push_back(std::move(a));
-    }
-    RecordBatchRef out = RecordBatch::Make(schema_, n, std::move(cols));
-    // The rows deletes leave (empty: all).
-    std::vector<uint8_t> keep;
-    if (part.deleted != nullptr) {
-      const int64_t start = part.starts[static_cast<size_t>(u.sub)];
-      auto it = std::lower_bound(part.deleted->begin(), part.deleted->end(), start);
-      if (it != part.deleted->end() && *it < start + n) {
-        keep.assign(static_cast<size_t>(n), 1);
-        for (; it != part.deleted->end() && *it < start + n; ++it)
-          keep[static_cast<size_t>(*it - start)] = 0;
-      }
-    }
-    if (!part.probes.empty() && n > 0) {
-      if (keep.empty()) keep.assign(static_cast<size_t>(n), 1);
-      for (const KeyProbe& kp : part.probes) {
-        std::vector<ArrayRef> keys;
-        for (size_t k = 0; k < kp.source.size(); ++k) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, column(kp.source[k], kp.types[k]));
-          keys.push_back(std::move(a));
-        }
-        QUIVER_RETURN_NOT_OK(EqualityDeleteIndex::Apply(kp.probe, keys, &keep));
-      }
-    }
-    if (!keep.empty()) {
-      std::vector<uint32_t> kept;
-      kept.reserve(static_cast<size_t>(n));
-      for (int64_t r = 0; r < n; ++r) {
-        if (keep[static_cast<size_t>(r)] != 0) kept.push_back(static_cast<uint32_t>(r));
-      }
-      if (static_cast<int64_t>(kept.size()) < n) {
-        std::vector<ArrayRef> picked;
-        for (const ArrayRef& c : out->columns()) {
-          QUIVER_ASSIGN_OR_RAISE(ArrayRef a, kernels::Gather(c, kept.data(),
-                                                             static_cast<int64_t>(kept.size()),
-                                                             pool_));
-          picked.push_back(std::move(a));
-        }
-        out = RecordBatch::Make(schema_, static_cast<int64_t>(kept.size()), std::move(picked));
-      }
-    }
-    counters().units_read++;
-    counters().rows_read += out->num_rows();
-    return out;
-  }
-
-  std::vector<Part> parts_;
-  std::vector<Unit> units_;
-  std::shared_ptr<const IcebergRows> rows_;  // holds the deleted positions parts_ point to
-  std::shared_ptr<const EqualityDeleteIndex> index_;  // the maps parts_' probes point to
-
- private:
-  SchemaRef schema_;
-  MemoryPool* pool_;
-};
 
 // A file's partition (spec id and tuple) as bytes equal for equal
 // partitions: values as their spec's types (a manifest's Avro types vary:
@@ -589,9 +396,7 @@ Result<std::unique_ptr<ScanPlan>> IcebergRows::Plan(const ScanRequest& request) 
 Result<std::unique_ptr<ScanPlan>> IcebergRows::PlanFiles(
     const ScanRequest& request, const std::vector<size_t>* only,
     std::shared_ptr<const EqualityDeleteIndex> index) const {
-  auto plan = std::make_unique<IcebergScanPlan>(ScanSchema(schema_, request.columns), request.pool);
-  const int cols = schema_->num_fields();
-  int64_t files_pruned = 0, units_total = 0, units_pruned = 0, rows_pruned = 0;
+  int64_t files_pruned = 0;
   std::vector<size_t> planned;
   if (only != nullptr) {
     planned = *only;
@@ -619,136 +424,60 @@ Result<std::unique_ptr<ScanPlan>> IcebergRows::PlanFiles(
       QUIVER_ASSIGN_OR_RAISE(index, BuildIndex(which, request.pool));
     }
   }
-  plan->index_ = index;
+  std::vector<DataFileRef> refs;
   for (size_t i : planned) {
-    const std::string& path = data_paths_[i];
-    QUIVER_ASSIGN_OR_RAISE(auto file, FileTable::Open(name_, path));
-    const Schema& fs = *file->schema();
-    const std::vector<int> ids = FileFieldIds(*file);
-    bool any_ids = false;
-    for (int id : ids) any_ids = any_ids || id >= 0;
-    // Per table column: the file column (-1: none), and whether it has the
-    // table's type exactly (predicates and statistics carry over).
-    std::vector<int> source(static_cast<size_t>(cols), -1);
-    std::vector<int> exact(static_cast<size_t>(cols), -1);
-    for (int c = 0; c < cols; ++c) {
-      const SchemaField& want_field = fields_[static_cast<size_t>(c)];
-      int found = -1;
-      for (int k = 0; k < fs.num_fields(); ++k) {
-        if (any_ids ? ids[static_cast<size_t>(k)] == want_field.id
-                    : fs.field(k)->name == want_field.name) {
-          found = k;
-        }
-      }
-      if (found < 0) continue;
-      const DataType& have = *fs.field(found)->type;
-      const DataType& want = *schema_->field(c)->type;
-      if (!have.Equals(want) && !Promotable(have, want)) {
-        return Status::Unsupported(
-            "column \"{}\" (field id {}) of Iceberg data file {} has type {}, the table {}",
-            want_field.name, want_field.id, path, have.ToString(), want.ToString());
-      }
-      source[static_cast<size_t>(c)] = found;
-      if (have.Equals(want)) exact[static_cast<size_t>(c)] = found;
-    }
-    IcebergScanPlan::Part part;
-    part.path = path;
-    if (auto it = deleted_.find(path); it != deleted_.end() && !it->second.empty()) {
-      part.deleted = &it->second;
-    }
-    ScanRequest sub;
-    sub.pool = request.pool;
-    for (int c : request.columns) {
-      const int s = source[static_cast<size_t>(c)];
-      if (s < 0) {
-        part.source.push_back(-1);
-        continue;
-      }
-      part.source.push_back(static_cast<int>(sub.columns.size()));
-      sub.columns.push_back(s);
+    DataFileRef ref;
+    ref.path = data_paths_[i];
+    if (auto it = deleted_.find(ref.path); it != deleted_.end() && !it->second.empty()) {
+      ref.deleted = &it->second;
     }
     if (index != nullptr && equality_deleted_[i] != 0) {
-      // The delete columns are read too (the output leaves them out).
-      for (const EqualityDeleteIndex::Probe& probe :
-           index->ProbesFor(data_[i].sequence_number, scopes_[i])) {
-        IcebergScanPlan::KeyProbe kp;
-        kp.probe = probe;
+      // The probes of the equality deletes that reach the file, over the
+      // union of their delete columns.
+      std::vector<EqualityDeleteIndex::Probe> probes =
+          index->ProbesFor(data_[i].sequence_number, scopes_[i]);
+      std::vector<std::vector<size_t>> at;  // per probe: its columns' places in filter_columns
+      for (const EqualityDeleteIndex::Probe& probe : probes) {
+        std::vector<size_t> places;
         for (int c : *probe.columns) {
-          kp.types.push_back(schema_->field(c)->type);
-          const int s = source[static_cast<size_t>(c)];
-          if (s < 0) {
-            kp.source.push_back(-1);
-            continue;
-          }
-          auto at = std::find(sub.columns.begin(), sub.columns.end(), s);
-          kp.source.push_back(static_cast<int>(at - sub.columns.begin()));
-          if (at == sub.columns.end()) sub.columns.push_back(s);
+          auto it = std::find(ref.filter_columns.begin(), ref.filter_columns.end(), c);
+          places.push_back(static_cast<size_t>(it - ref.filter_columns.begin()));
+          if (it == ref.filter_columns.end()) ref.filter_columns.push_back(c);
         }
-        part.probes.push_back(std::move(kp));
+        at.push_back(std::move(places));
       }
-    }
-    // File scans need a column to count rows by: a query of columns the
-    // file lacks (added since), or a count of the rows deletes leave,
-    // reads its first one.
-    if (sub.columns.empty() && fs.num_fields() > 0) sub.columns.push_back(0);
-    if (part.deleted == nullptr) {
-      for (const ScanPredicate& p : request.predicates) {
-        if (auto m = MapPredicate(p, exact); m.has_value()) sub.predicates.push_back(std::move(*m));
-      }
-    }
-    for (int c : request.statistics_columns) {
-      if (c >= 0 && c < cols && exact[static_cast<size_t>(c)] >= 0) {
-        sub.statistics_columns.push_back(exact[static_cast<size_t>(c)]);
-      }
-    }
-    QUIVER_ASSIGN_OR_RAISE(part.plan, file->Plan(sub));
-    if (part.plan->stream() != nullptr) {
-      return Status::Unsupported("Iceberg data file {}: not readable by units", path);
-    }
-    const ScanPlan::Counters& c = part.plan->counters();
-    units_total += c.units_total.load();
-    units_pruned += c.units_pruned.load();
-    rows_pruned += c.rows_pruned.load();
-    const size_t index = plan->parts_.size();
-    int64_t at = 0;
-    for (int64_t u = 0; u < part.plan->num_units(); ++u) {
-      IcebergScanPlan::Unit unit{index, u, {}};
-      const UnitStatistics* fstats = part.plan->unit_statistics(u);
-      const int64_t unit_rows = fstats != nullptr ? fstats->rows : -1;
-      if (part.deleted != nullptr) {
-        if (unit_rows < 0) {
-          return Status::Unsupported("Iceberg data file {}: row group sizes unknown", path);
+      ref.filter = [probes = std::move(probes), at = std::move(at)](
+                       const std::vector<ArrayRef>& columns, std::vector<uint8_t>* keep) {
+        for (size_t p = 0; p < probes.size(); ++p) {
+          std::vector<ArrayRef> keys;
+          for (size_t place : at[p]) keys.push_back(columns[place]);
+          QUIVER_RETURN_NOT_OK(EqualityDeleteIndex::Apply(probes[p], keys, keep));
         }
-        part.starts.push_back(at);
-        at += unit_rows;
-      }
-      // The unit's statistics by table column, for runtime filters.
-      unit.stats.rows = unit_rows;
-      unit.stats.min.assign(static_cast<size_t>(cols), Value());
-      unit.stats.max.assign(static_cast<size_t>(cols), Value());
-      unit.stats.nulls.assign(static_cast<size_t>(cols), -1);
-      for (int t = 0; t < cols && fstats != nullptr; ++t) {
-        const int s = exact[static_cast<size_t>(t)];
-        if (source[static_cast<size_t>(t)] < 0) {
-          unit.stats.nulls[static_cast<size_t>(t)] = unit_rows;  // all NULL
-          continue;
-        }
-        if (s < 0 || static_cast<size_t>(s) >= fstats->min.size()) continue;
-        unit.stats.min[static_cast<size_t>(t)] = fstats->min[static_cast<size_t>(s)];
-        unit.stats.max[static_cast<size_t>(t)] = fstats->max[static_cast<size_t>(s)];
-        unit.stats.nulls[static_cast<size_t>(t)] = fstats->nulls[static_cast<size_t>(s)];
-      }
-      plan->units_.push_back(std::move(unit));
+        return Status::OK();
+      };
     }
-    plan->parts_.push_back(std::move(part));
+    refs.push_back(std::move(ref));
   }
-  plan->rows_ = shared_from_this();
-  plan->counters().files = static_cast<int64_t>(data_.size());
-  plan->counters().files_pruned = files_pruned;
-  plan->counters().units_total = units_total;
-  plan->counters().units_pruned = units_pruned;
-  plan->counters().rows_pruned = rows_pruned;
-  return std::unique_ptr<ScanPlan>(std::move(plan));
+  DataFileScan scan;
+  scan.format = "Iceberg";
+  scan.name = name_;
+  scan.schema = schema_;
+  // Columns by field id (by name in files without ids).
+  scan.match = [this](const FileTable& file) {
+    const std::vector<int> ids = FileFieldIds(file);
+    const bool any_ids = std::any_of(ids.begin(), ids.end(), [](int id) { return id >= 0; });
+    const Schema& fs = *file.schema();
+    return MatchFileColumns(file, fields_.size(), [&](size_t c, int k) {
+      return any_ids ? ids[static_cast<size_t>(k)] == fields_[c].id
+                     : fs.field(k)->name == fields_[c].name;
+    });
+  };
+  scan.describe = [this](int c) {
+    const SchemaField& f = fields_[static_cast<size_t>(c)];
+    return fmt::format("column \"{}\" (field id {})", f.name, f.id);
+  };
+  return PlanDataFiles(scan, std::move(refs), request, static_cast<int64_t>(data_.size()),
+                       files_pruned, {shared_from_this(), std::move(index)});
 }
 
 }  // namespace quiver::iceberg

@@ -9,10 +9,12 @@
 //                   values (iceberg_partition.h: the range of source values a
 //                   partition value stands for) rule out a predicate is
 //                   skipped unopened (Counters::files_pruned);
-//                   the others are opened (footer only) as FileTables and
-//                   planned with the request's columns and predicates mapped
-//                   to the file's columns by field id, so that row groups and
-//                   pages are pruned and only referenced columns decoded
+//                   the others are planned by storage/data_file_scan.h
+//                   (opened, footer only, as FileTables, the request's
+//                   columns and predicates mapped to the file's columns by
+//                   field id, so that row groups and pages are pruned and
+//                   only referenced columns decoded; equality deletes a
+//                   filter of the file's rows)
 //   ReadUnit(i)     one row group of one file (a morsel of the parallel
 //                   scan): columns a file lacks read as NULL, promoted types
 //                   (int -> long, float -> double, wider decimals) cast, rows
