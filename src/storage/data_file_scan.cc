@@ -36,6 +36,53 @@ std::optional<ScanPredicate> MapPredicate(const ScanPredicate& p, const std::vec
   return out;
 }
 
+// Whether a file's struct `from` reads as the table's struct `to`: each of
+// its fields, found by name, reads as the table's (schema evolution added
+// fields to the table's struct: they read as NULL).
+bool StructWidens(const DataType& from, const DataType& to) {
+  if (from.id != TypeId::kStruct || to.id != TypeId::kStruct) return false;
+  for (const FieldRef& f : from.children) {
+    auto it = std::find_if(to.children.begin(), to.children.end(),
+                           [&](const FieldRef& t) { return t->name == f->name; });
+    if (it == to.children.end()) return false;
+    const DataType& want = *(*it)->type;
+    if (!f->type->Equals(want) && !Promotable(*f->type, want) && !StructWidens(*f->type, want)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A file's struct array as the table's struct type (StructWidens): fields
+// by name, promoted, the table's fields the file lacks NULL.
+Result<ArrayRef> WidenStruct(const ArrayRef& a, const TypeRef& want, MemoryPool* pool) {
+  std::vector<ArrayRef> children;
+  for (const FieldRef& f : want->children) {
+    int k = -1;
+    for (size_t j = 0; j < a->type->children.size(); ++j) {
+      if (a->type->children[j]->name == f->name) k = static_cast<int>(j);
+    }
+    if (k < 0) {
+      // Children are indexed from the parent's offset.
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef nulls, MakeArrayOfNull(f->type, a->offset + a->length));
+      children.push_back(std::move(nulls));
+      continue;
+    }
+    ArrayRef c = a->children[static_cast<size_t>(k)];
+    if (!c->type->Equals(*f->type)) {
+      if (c->type->id == TypeId::kStruct) {
+        QUIVER_ASSIGN_OR_RAISE(c, WidenStruct(c, f->type, pool));
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(c, CastArray(c, f->type, pool));
+      }
+    }
+    children.push_back(std::move(c));
+  }
+  std::vector<std::shared_ptr<Buffer>> validity = {a->buffers.empty() ? nullptr : a->buffers[0]};
+  return ArrayData::Make(want, a->length, std::move(validity), a->null_count, a->offset,
+                         std::move(children));
+}
+
 // Where an output column of a part comes from.
 constexpr int kNoColumn = -1;  // NULL in every row
 constexpr int kConstant = -2;  // the part's constant
@@ -77,7 +124,8 @@ class DataFilesPlan final : public ScanPlan {
       if (s < 0) return MakeArrayOfNull(want, n);
       ArrayRef a = b->column(s);
       if (a->type->Equals(*want)) return a;
-      auto cast = CastArray(a, want, pool_);
+      auto cast =
+          a->type->id == TypeId::kStruct ? WidenStruct(a, want, pool_) : CastArray(a, want, pool_);
       if (!cast.ok()) return cast.status().WithContext(format_ + " data file " + part.path);
       return *cast;
     };
@@ -260,7 +308,7 @@ Result<std::unique_ptr<ScanPlan>> PlanDataFiles(
       if (k < 0 || k >= fs.num_fields() || constant(c) != nullptr) continue;
       const DataType& have = *fs.field(k)->type;
       const DataType& want = *scan.schema->field(c)->type;
-      if (!have.Equals(want) && !Promotable(have, want)) {
+      if (!have.Equals(want) && !Promotable(have, want) && !StructWidens(have, want)) {
         return Status::Unsupported("{} of {} data file {} has type {}, the table {}",
                                    scan.describe(c), scan.format, path, have.ToString(),
                                    want.ToString());

@@ -301,6 +301,26 @@ def test_schema_evolution_reads_missing_columns_as_null(quiver_bin, tmp_path):
         assert quiver_arrow(quiver_bin, sql).to_pylist() == [{"c": want}], sql
 
 
+def test_schema_evolution_of_struct_fields(quiver_bin, tmp_path):
+    # Fields added to a struct (and to a struct within it): older files
+    # read them as NULL, the struct itself keeps its nulls.
+    path = str(tmp_path / "se")
+    inner1 = pa.struct([("x", pa.int32())])
+    inner2 = pa.struct([("x", pa.int32()), ("y", pa.string())])
+    write_deltalake(path, pa.table({"id": pa.array([1, 2], pa.int64()),
+                                    "s": pa.array([{"a": 1, "n": {"x": 1}}, None],
+                                                  pa.struct([("a", pa.int64()), ("n", inner1)]))}))
+    write_deltalake(path, pa.table({
+        "id": pa.array([3], pa.int64()),
+        "s": pa.array([{"a": 3, "n": {"x": 3, "y": "q"}, "b": "x"}],
+                      pa.struct([("a", pa.int64()), ("n", inner2), ("b", pa.string())]))}),
+        mode="append", schema_mode="merge")
+    ours = assert_same(quiver_bin, path)
+    assert sorted(ours.to_pylist(), key=lambda r: r["id"])[1]["s"] is None
+    got = quiver_arrow(quiver_bin, f"SELECT id, (s).b AS b FROM read_delta('{path}') ORDER BY id")
+    assert got.to_pylist() == [{"id": 1, "b": None}, {"id": 2, "b": None}, {"id": 3, "b": "x"}]
+
+
 def test_checkpoints_single_and_multi_part(quiver_bin, tmp_path):
     path = tmp_path / "c"
     for i in range(4):
