@@ -1115,7 +1115,8 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
                  name)
           .WithPosition(e.location);
     }
-    if (name == "unnest" || name == "regexp_matches" || name == "regexp_split_to_table") {
+    if (name == "unnest" || name == "regexp_matches" || name == "regexp_split_to_table" ||
+        name == "generate_series") {
       // The select list's calls became FROM items (sql/transform_select.cc);
       // anywhere else PostgreSQL refuses a set-returning function too.
       return Status::Unsupported("set-returning function {} is not allowed here", name)
@@ -1125,7 +1126,7 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
     }
     if (name == "read_arrow" || name == "read_csv" || name == "read_parquet" ||
         name == "read_avro" || name == "read_iceberg" || name == "read_delta" ||
-        name == "quiver_snapshots" || name == "generate_series") {
+        name == "quiver_snapshots") {
       return Status::Invalid("table function {} can only appear in FROM", name)
           .WithSqlState(sqlstate::kWrongObjectType)
           .WithPosition(e.location);

@@ -66,7 +66,10 @@ bool IsSetReturningCall(const TableRef& ref) {
   if (ref.kind != TableRef::kFunction || ref.function->kind != sql::ExprKind::kFunction) {
     return false;
   }
-  const std::string& name = ref.function->name;
+  return IsSetReturningFunction(ref.function->name);
+}
+
+bool IsSetReturningFunction(const std::string& name) {
   return name != "read_arrow" && name != "read_csv" && name != "read_parquet" &&
          name != "read_avro" && name != "read_file" && name != "read_iceberg" && name != "read_delta" &&
          name != "quiver_snapshots" && TableFunctionRegistry::Get().Has(name);
@@ -464,6 +467,13 @@ Result<LogicalOpPtr> Binder::BindTableFunction(const TableRef& ref) {
   }
   const std::string& name = call.name;
   if (IsSetReturningCall(ref)) return BindSetReturningFunction(ref, nullptr);
+  if (!ref.rows_from.empty()) {
+    return Status::Unsupported(
+               "{} in ROWS FROM (only set-returning functions such as "
+               "generate_series and unnest)",
+               name)
+        .WithPosition(ref.location);
+  }
   if (ref.ordinality) return Status::Unsupported("WITH ORDINALITY on {}", name).WithPosition(ref.location);
   if (IsJsonTableFunction(call.name)) {
     // Bound here, not by EvaluateArgs: a json constant is a cast, not a Value.

@@ -112,18 +112,63 @@ struct Binder::SelectBinding {
 
 namespace {
 
-// PostgreSQL computes aggregates and windows before a select-list
-// set-returning function, which transform_select.cc moved into FROM as a
-// LATERAL item: such a query would count the function's rows too.
+// Whether `e` calls an aggregate (not inside a subquery: those are its own).
+bool ContainsAggregateCall(const ParsedExpr& e) {
+  if (e.kind == ExprKind::kFunction && !e.has_window &&
+      (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count" ||
+       IsJsonAggregate(e.name))) {
+    return true;
+  }
+  if (e.kind == ExprKind::kSubquery) return false;
+  for (const auto& c : e.children) {
+    if (c && ContainsAggregateCall(*c)) return true;
+  }
+  if (e.filter && ContainsAggregateCall(*e.filter)) return true;
+  if (e.window) {
+    // sum(x) OVER (ORDER BY sum(y)): the window's keys may aggregate too.
+    for (const auto& p : e.window->partition_by) {
+      if (ContainsAggregateCall(*p)) return true;
+    }
+    for (const auto& o : e.window->order_by) {
+      if (ContainsAggregateCall(*o.expr)) return true;
+    }
+  }
+  if (e.case_arg && ContainsAggregateCall(*e.case_arg)) return true;
+  if (e.case_else && ContainsAggregateCall(*e.case_else)) return true;
+  return false;
+}
+
+// Whether a query whose select-list set-returning functions became FROM
+// items aggregates: then they must run after the aggregation
+// (SelectNode::aggregated_form).
+bool AggregatesBeforeSetFunctions(const SelectNode& node) {
+  for (const auto& t : node.targets) {
+    if (ContainsAggregateCall(*t)) return true;
+  }
+  for (const auto& o : node.order_by) {
+    if (ContainsAggregateCall(*o.expr)) return true;
+  }
+  for (const auto& ref : node.from) {
+    if (!ref->from_select_list) continue;
+    if (ContainsAggregateCall(*ref->function)) return true;
+    for (const auto& f : ref->rows_from) {
+      if (ContainsAggregateCall(*f)) return true;
+    }
+  }
+  return false;
+}
+
+// What is left after sql/transform_select.cc moved the select list's
+// set-returning functions after grouping and windows: an aggregate or a
+// window function over their rows, which PostgreSQL refuses too.
 Status CheckSelectListFunction(const SelectNode& node, bool aggregates, bool windows) {
   for (const auto& ref : node.from) {
     if (ref->from_select_list && (aggregates || windows)) {
-      return Status::Unsupported(
-                 "a set-returning function in the select list of a query with aggregates or "
-                 "window functions")
+      return Status::Unsupported("{} function calls cannot contain set-returning function calls",
+                                 aggregates ? "aggregate" : "window")
           .WithPosition(ref->location)
-          .WithHint("Call it in FROM over a subquery: SELECT ... FROM (SELECT count(*) AS n "
-                    "FROM t) q, LATERAL generate_series(1, q.n) AS s");
+          .WithHint(
+              "You might be able to move the set-returning function into a LATERAL FROM item.");
     }
   }
   return Status::OK();
@@ -132,6 +177,9 @@ Status CheckSelectListFunction(const SelectNode& node, bool aggregates, bool win
 }  // namespace
 
 Result<BoundQuery> Binder::BindSelect(const SelectNode& node) {
+  if (node.aggregated_form && AggregatesBeforeSetFunctions(node)) {
+    return BindSelect(*node.aggregated_form);
+  }
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr plan, BindFrom(node.from));
   QUIVER_ASSIGN_OR_RAISE(plan, BindWhere(node, std::move(plan)));
   SelectBinding sb;
@@ -239,35 +287,11 @@ Status Binder::ExpandSelectList(const SelectNode& node, SelectBinding* sb) {
 // the select list or ORDER BY (not inside a subquery: those are its own).
 bool Binder::HasAggregation(const SelectNode& node, const SelectBinding& sb) {
   if (!node.group_by.empty() || node.has_grouping_sets || node.having != nullptr) return true;
-  std::function<bool(const ParsedExpr&)> contains_agg = [&](const ParsedExpr& e) {
-    if (e.kind == ExprKind::kFunction && !e.has_window &&
-        (FunctionRegistry::Get().HasAggregate(e.name) || e.name == "count" ||
-         IsJsonAggregate(e.name))) {
-      return true;
-    }
-    if (e.kind == ExprKind::kSubquery) return false;
-    for (const auto& c : e.children) {
-      if (c && contains_agg(*c)) return true;
-    }
-    if (e.filter && contains_agg(*e.filter)) return true;
-    if (e.window) {
-      // sum(x) OVER (ORDER BY sum(y)): the window's keys may aggregate too.
-      for (const auto& p : e.window->partition_by) {
-        if (contains_agg(*p)) return true;
-      }
-      for (const auto& o : e.window->order_by) {
-        if (contains_agg(*o.expr)) return true;
-      }
-    }
-    if (e.case_arg && contains_agg(*e.case_arg)) return true;
-    if (e.case_else && contains_agg(*e.case_else)) return true;
-    return false;
-  };
   for (const auto& t : sb.targets) {
-    if (t.parsed && contains_agg(*t.parsed)) return true;
+    if (t.parsed && ContainsAggregateCall(*t.parsed)) return true;
   }
   for (const auto& o : node.order_by) {
-    if (contains_agg(*o.expr)) return true;
+    if (ContainsAggregateCall(*o.expr)) return true;
   }
   return false;
 }

@@ -37,42 +37,78 @@ bool ReadsOnly(const Expression& e, const std::vector<ColumnBinding>& bindings) 
 
 Result<LogicalOpPtr> Binder::BindSetReturningFunction(const sql::TableRef& ref, LogicalOpPtr* left,
                                                       bool outer) {
-  const sql::ParsedExpr& call = *ref.function;
-  for (const auto& n : call.arg_names) {
-    if (!n.empty()) {
-      return Status::Unsupported("named arguments of {}", call.name).WithPosition(ref.location);
-    }
-  }
-  if (call.distinct || call.star || call.filter || !call.agg_order.empty() || call.has_window) {
-    return Status::Invalid("{} is not an aggregate or window function", call.name)
-        .WithSqlState(sqlstate::kWrongObjectType)
-        .WithPosition(ref.location);
-  }
-  std::vector<ExprPtr> args;
-  std::vector<ArgInfo> infos;
-  for (const auto& c : call.children) {
-    ExpressionBinder eb(this, ExpressionBinder::Clause::kOther);
-    QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*c));
-    if (e->HasSubquery()) {
-      return Status::Unsupported("subqueries in the arguments of a function in FROM")
-          .WithPosition(c->location);
-    }
-    infos.push_back({e->return_type, e->unknown_literal});
-    args.push_back(std::move(e));
-  }
-  auto resolved = TableFunctionRegistry::Get().Resolve(call.name, infos);
-  if (!resolved.ok()) return resolved.status().WithPosition(ref.location);
-  auto bound = std::make_shared<BoundTableFunction>(std::move(resolved).ValueOrDie());
-  bool lateral = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    QUIVER_ASSIGN_OR_RAISE(args[i], ExpressionBinder::CastTo(std::move(args[i]), bound->arg_types[i],
-                                                             call.children[i]->location, false));
-    lateral |= ReadsLocalColumns(*args[i]);
+  // The calls, in lock-step: ROWS FROM's, the select list's of one level;
+  // unnest(a, b, ...) in FROM is ROWS FROM (unnest(a), unnest(b), ...).
+  struct Call {
+    const sql::ParsedExpr* call;
+    std::vector<const sql::ParsedExpr*> args;
+  };
+  std::vector<Call> calls;
+  auto add = [&](const sql::ParsedExpr* c) {
+    Call one{c, {}};
+    for (const auto& a : c->children) one.args.push_back(a.get());
+    calls.push_back(std::move(one));
+  };
+  add(ref.function.get());
+  for (const auto& f : ref.rows_from) add(f.get());
+  if (calls.size() == 1 && !ref.from_select_list && ref.function->name == "unnest" &&
+      ref.function->children.size() > 1) {
+    calls.clear();
+    for (const auto& a : ref.function->children) calls.push_back({ref.function.get(), {a.get()}});
   }
   auto op = std::make_unique<LogicalTableFunction>();
   op->table_index = state_->NewTableIndex();
-  op->function = bound;
   op->ordinality = ref.ordinality;
+  std::vector<ExprPtr> args;
+  bool lateral = false;
+  for (const Call& c : calls) {
+    const sql::ParsedExpr& call = *c.call;
+    const int location = calls.size() == 1 ? ref.location : call.location;
+    for (const auto& n : call.arg_names) {
+      if (!n.empty()) {
+        return Status::Unsupported("named arguments of {}", call.name).WithPosition(location);
+      }
+    }
+    if (call.kind != sql::ExprKind::kFunction) {
+      return Status::Unsupported("this expression in ROWS FROM").WithPosition(call.location);
+    }
+    if (call.distinct || call.star || call.filter || !call.agg_order.empty() || call.has_window) {
+      return Status::Invalid("{} is not an aggregate or window function", call.name)
+          .WithSqlState(sqlstate::kWrongObjectType)
+          .WithPosition(location);
+    }
+    std::vector<ExprPtr> call_args;
+    std::vector<ArgInfo> infos;
+    for (const sql::ParsedExpr* a : c.args) {
+      ExpressionBinder eb(this, ExpressionBinder::Clause::kOther);
+      QUIVER_ASSIGN_OR_RAISE(ExprPtr e, eb.Bind(*a));
+      if (e->HasSubquery()) {
+        return Status::Unsupported("subqueries in the arguments of a function in FROM")
+            .WithPosition(a->location);
+      }
+      infos.push_back({e->return_type, e->unknown_literal});
+      call_args.push_back(std::move(e));
+    }
+    if (calls.size() > 1 && !IsSetReturningFunction(call.name)) {
+      return Status::Unsupported(
+                 "{} in ROWS FROM (only set-returning functions such as "
+                 "generate_series and unnest)",
+                 call.name)
+          .WithPosition(call.location);
+    }
+    auto resolved = TableFunctionRegistry::Get().Resolve(call.name, infos);
+    if (!resolved.ok()) return resolved.status().WithPosition(location);
+    auto bound = std::make_shared<BoundTableFunction>(std::move(resolved).ValueOrDie());
+    for (size_t i = 0; i < call_args.size(); ++i) {
+      QUIVER_ASSIGN_OR_RAISE(call_args[i],
+                             ExpressionBinder::CastTo(std::move(call_args[i]), bound->arg_types[i],
+                                                      c.args[i]->location, false));
+      lateral |= ReadsLocalColumns(*call_args[i]);
+      args.push_back(std::move(call_args[i]));
+    }
+    op->functions.push_back(bound);
+    op->arg_counts.push_back(static_cast<int>(c.args.size()));
+  }
   if (lateral) {
     const std::vector<ColumnBinding> visible =
         left && *left ? (*left)->GetColumnBindings() : std::vector<ColumnBinding>();
@@ -95,8 +131,10 @@ Result<LogicalOpPtr> Binder::BindSetReturningFunction(const sql::TableRef& ref, 
   // when there is one (PostgreSQL's rule for functions returning a base
   // type), else after the function; alias column lists rename in order.
   ScopeTable scope;
-  scope.alias = ref.alias.empty() ? call.name : ref.alias.name;
-  std::vector<std::string> names = bound->column_names;
+  scope.alias = ref.alias.empty() ? ref.function->name : ref.alias.name;
+  std::vector<std::string> names;
+  for (const auto& f : op->functions)
+    names.insert(names.end(), f->column_names.begin(), f->column_names.end());
   if (names.size() == 1 && !ref.alias.empty()) names[0] = ref.alias.name;
   if (op->ordinality) names.push_back("ordinality");
   if (ref.alias.columns.size() > names.size()) {

@@ -318,6 +318,9 @@ bool IsRecursiveCte(const sql::CommonTableExpr& cte);
 // Whether a FROM item is a call of a set-returning function
 // (functions/table_function.h), not of read_arrow / read_csv / ...
 bool IsSetReturningCall(const sql::TableRef& ref);
+// Whether `name` is such a function (generate_series, unnest, ...: the
+// TableFunctionRegistry's, not the read_* file readers).
+bool IsSetReturningFunction(const std::string& name);
 
 // Plans the subqueries inside `*expr` as joins on top of `*root`, replacing
 // each by a reference to its result (plan_subquery.cc). `in_where` allows

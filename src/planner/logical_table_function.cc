@@ -3,7 +3,9 @@
 namespace quiver::plan {
 
 std::vector<TypeRef> LogicalTableFunction::FunctionTypes() const {
-  std::vector<TypeRef> out = function->column_types;
+  std::vector<TypeRef> out;
+  for (const auto& f : functions)
+    out.insert(out.end(), f->column_types.begin(), f->column_types.end());
   if (ordinality) out.push_back(int64());
   return out;
 }
@@ -22,8 +24,13 @@ std::vector<TypeRef> LogicalTableFunction::GetTypes() const {
 }
 
 std::string LogicalTableFunction::NodeString() const {
-  std::string s = "TABLE_FUNCTION " + function->function->name + "(";
-  for (size_t i = 0; i < expressions.size(); ++i) s += (i ? ", " : "") + expressions[i]->ToString();
+  std::string s = "TABLE_FUNCTION ";
+  size_t arg = 0;
+  for (size_t f = 0; f < functions.size(); ++f) {
+    s += (f ? "), " : "") + functions[f]->function->name + "(";
+    for (int i = 0; i < arg_counts[f]; ++i, ++arg)
+      s += (i ? ", " : "") + expressions[arg]->ToString();
+  }
   s += ")";
   if (ordinality) s += " WITH ORDINALITY";
   if (outer) s += " OUTER";
@@ -32,7 +39,8 @@ std::string LogicalTableFunction::NodeString() const {
 
 LogicalOpPtr LogicalTableFunction::CopyNode() const {
   auto copy = std::make_unique<LogicalTableFunction>();
-  copy->function = function;
+  copy->functions = functions;
+  copy->arg_counts = arg_counts;
   copy->ordinality = ordinality;
   copy->outer = outer;
   return copy;

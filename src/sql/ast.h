@@ -130,8 +130,12 @@ struct TableRef {
   // kFunction: read_arrow('x'), read_csv('x', header => true), generate_series(1, 3)
   ExprPtr function;
   bool ordinality = false;  // WITH ORDINALITY
-  // A set-returning function of the select list moved here (the one column
-  // is left out of an unqualified `*`; see RewriteSelectListFunction).
+  // Further set-returning calls run in lock-step with `function`, the
+  // shorter ones padded with NULLs: ROWS FROM (f(...), g(...)), and the
+  // select list's calls of one level (see RewriteSelectListFunctions).
+  std::vector<ExprPtr> rows_from;
+  // Set-returning functions of the select list moved here (their columns
+  // are left out of an unqualified `*`; see RewriteSelectListFunctions).
   bool from_select_list = false;
 
   // kSubquery
@@ -235,6 +239,12 @@ struct SelectNode {
   ExprPtr offset;
   bool limit_with_ties = false;  // FETCH FIRST n ROWS WITH TIES
   int location = -1;
+  // A query with set-returning functions in its select list that the
+  // parser cannot tell to aggregate (that takes the function registry):
+  // this same query with the functions applied after aggregation, over a
+  // subquery of the rest (RewriteSelectListFunctions). The binder binds it
+  // instead when the select list or ORDER BY calls an aggregate.
+  std::shared_ptr<SelectNode> aggregated_form;
 };
 
 enum class StatementKind : int8_t {

@@ -55,39 +55,6 @@ std::string IntervalWithField(const std::string& text, int mask) {
   return text;
 }
 
-// A deep copy of a parsed expression; subqueries and window clauses are
-// shared (the binder only reads them). Row comparisons use an element in
-// more than one of the scalar comparisons they expand to.
-ExprPtr CloneExpr(const ParsedExpr& e) {
-  auto c = std::make_unique<ParsedExpr>(e.kind, e.location);
-  c->names = e.names;
-  c->name = e.name;
-  for (const auto& x : e.children) c->children.push_back(CloneExpr(*x));
-  c->arg_names = e.arg_names;
-  c->literal = e.literal;
-  c->text = e.text;
-  c->ival = e.ival;
-  c->bval = e.bval;
-  c->param_index = e.param_index;
-  c->type_name = e.type_name;
-  c->negated = e.negated;
-  c->distinct = e.distinct;
-  c->star = e.star;
-  c->symmetric = e.symmetric;
-  if (e.filter) c->filter = CloneExpr(*e.filter);
-  for (const auto& o : e.agg_order) {
-    c->agg_order.push_back({CloneExpr(*o.expr), o.descending, o.nulls_first});
-  }
-  c->has_window = e.has_window;
-  c->within_group = e.within_group;
-  c->window = e.window;
-  if (e.case_arg) c->case_arg = CloneExpr(*e.case_arg);
-  if (e.case_else) c->case_else = CloneExpr(*e.case_else);
-  c->subquery_kind = e.subquery_kind;
-  c->subquery = e.subquery;
-  return c;
-}
-
 ExprPtr MakeBinary(ExprKind kind, std::string name, ExprPtr l, ExprPtr r, int loc) {
   auto e = std::make_unique<ParsedExpr>(kind, loc);
   e->name = std::move(name);
@@ -149,6 +116,39 @@ Result<ExprPtr> ExpandRowComparison(const std::string& op, ExprPtr l, ExprPtr r,
 bool IsRow(const ExprPtr& e) { return e && e->kind == ExprKind::kRow; }
 
 }  // namespace
+
+// A deep copy of a parsed expression; subqueries and window clauses are
+// shared (the binder only reads them). Row comparisons use an element in
+// more than one of the scalar comparisons they expand to.
+ExprPtr CloneExpr(const ParsedExpr& e) {
+  auto c = std::make_unique<ParsedExpr>(e.kind, e.location);
+  c->names = e.names;
+  c->name = e.name;
+  for (const auto& x : e.children) c->children.push_back(CloneExpr(*x));
+  c->arg_names = e.arg_names;
+  c->literal = e.literal;
+  c->text = e.text;
+  c->ival = e.ival;
+  c->bval = e.bval;
+  c->param_index = e.param_index;
+  c->type_name = e.type_name;
+  c->negated = e.negated;
+  c->distinct = e.distinct;
+  c->star = e.star;
+  c->symmetric = e.symmetric;
+  if (e.filter) c->filter = CloneExpr(*e.filter);
+  for (const auto& o : e.agg_order) {
+    c->agg_order.push_back({CloneExpr(*o.expr), o.descending, o.nulls_first});
+  }
+  c->has_window = e.has_window;
+  c->within_group = e.within_group;
+  c->window = e.window;
+  if (e.case_arg) c->case_arg = CloneExpr(*e.case_arg);
+  if (e.case_else) c->case_else = CloneExpr(*e.case_else);
+  c->subquery_kind = e.subquery_kind;
+  c->subquery = e.subquery;
+  return c;
+}
 
 Result<TypeName> Transformer::TransformTypeName(const pg_query::TypeName& t) {
   TypeName out;

@@ -67,6 +67,10 @@ class Transformer {
   const std::string& text_;
 };
 
+// A deep copy of a parsed expression (transform_expr.cc); subqueries and
+// window clauses are shared.
+ExprPtr CloneExpr(const ParsedExpr& e);
+
 // "unsupported: <what>" at `location`.
 Status UnsupportedAt(int location, const std::string& what);
 

@@ -56,16 +56,25 @@ Result<std::unique_ptr<TableRef>> Transformer::TransformTableRef(const pg_query:
       return ref;
     }
     case pg_query::Node::kRangeFunction: {
+      // f(...) or ROWS FROM (f(...), g(...)): each item is a list of the
+      // call and its column definition list.
       const auto& f = node.range_function();
-      if (f.functions_size() != 1 || f.is_rowsfrom()) {
-        return UnsupportedAt(-1, "ROWS FROM with several functions");
-      }
-      const pg_query::Node& item = f.functions(0);
-      const pg_query::Node& call = item.has_list() && item.list().items_size() > 0
-                                       ? item.list().items(0)
-                                       : item;
       ref->kind = TableRef::kFunction;
-      QUIVER_ASSIGN_OR_RAISE(ref->function, TransformExpr(call));
+      for (const auto& item : f.functions()) {
+        const bool listed = item.has_list() && item.list().items_size() > 0;
+        const pg_query::Node& call = listed ? item.list().items(0) : item;
+        if (listed && item.list().items_size() > 1 && item.list().items(1).has_list() &&
+            item.list().items(1).list().items_size() > 0) {
+          return UnsupportedAt(-1, "column definition lists in ROWS FROM");
+        }
+        QUIVER_ASSIGN_OR_RAISE(auto e, TransformExpr(call));
+        if (ref->function == nullptr) {
+          ref->function = std::move(e);
+        } else {
+          ref->rows_from.push_back(std::move(e));
+        }
+      }
+      if (ref->function == nullptr) return UnsupportedAt(-1, "an empty ROWS FROM");
       ref->location = ref->function->location;
       if (f.has_alias()) ref->alias = TransformAlias(f.alias());
       ref->lateral = f.lateral();
@@ -297,77 +306,385 @@ bool IsSelectListSetFunction(const ParsedExpr& e) {
           e.name == "regexp_split_to_table");
 }
 
-// Finds the set-returning calls in `e` (not inside subqueries, which are
-// their own queries); `conditional` tells whether a CASE or COALESCE lies
-// between `e` and the call.
-void FindSetFunctions(ExprPtr* e, bool conditional, std::vector<std::pair<ExprPtr*, bool>>* found) {
-  if (*e == nullptr || (*e)->kind == ExprKind::kSubquery) return;
-  if (IsSelectListSetFunction(**e)) {
-    found->emplace_back(e, conditional);
-    return;
+// Whether `e` calls a set-returning function (not inside a subquery, which
+// is its own query, nor in an aggregate's FILTER or ORDER BY or a window's
+// keys, where the binder refuses it).
+bool HasSetFunction(const ParsedExpr* e) {
+  if (e == nullptr || e->kind == ExprKind::kSubquery) return false;
+  if (IsSelectListSetFunction(*e)) return true;
+  for (const auto& c : e->children) {
+    if (HasSetFunction(c.get())) return true;
   }
-  const bool cond = conditional || (*e)->kind == ExprKind::kCase || (*e)->kind == ExprKind::kCoalesce;
-  for (auto& c : (*e)->children) FindSetFunctions(&c, cond, found);
-  FindSetFunctions(&(*e)->case_arg, cond, found);
-  FindSetFunctions(&(*e)->case_else, cond, found);
+  return HasSetFunction(e->case_arg.get()) || HasSetFunction(e->case_else.get());
+}
+
+ExprPtr MakeColumn(const std::string& table, const std::string& column, int location) {
+  auto c = std::make_unique<ParsedExpr>(ExprKind::kColumnRef, location);
+  c->names = {table, column};
+  return c;
+}
+
+bool SameExprs(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b);
+
+// Structural equality of two expressions as written (PostgreSQL matches an
+// ORDER BY expression to the select list's the same way). Subqueries and
+// window calls never match.
+bool SameExpr(const ParsedExpr* a, const ParsedExpr* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  if (a->kind != b->kind || a->kind == ExprKind::kSubquery || a->has_window || b->has_window ||
+      a->names != b->names || a->name != b->name || a->arg_names != b->arg_names ||
+      a->literal != b->literal || a->text != b->text || a->ival != b->ival || a->bval != b->bval ||
+      a->param_index != b->param_index || a->type_name.name != b->type_name.name ||
+      a->type_name.modifiers != b->type_name.modifiers ||
+      a->type_name.is_array != b->type_name.is_array || a->negated != b->negated ||
+      a->distinct != b->distinct || a->star != b->star || a->symmetric != b->symmetric ||
+      a->within_group != b->within_group || a->agg_order.size() != b->agg_order.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a->agg_order.size(); ++i) {
+    if (!SameExpr(a->agg_order[i].expr.get(), b->agg_order[i].expr.get()) ||
+        a->agg_order[i].descending != b->agg_order[i].descending ||
+        a->agg_order[i].nulls_first != b->agg_order[i].nulls_first) {
+      return false;
+    }
+  }
+  return SameExprs(a->children, b->children) && SameExpr(a->filter.get(), b->filter.get()) &&
+         SameExpr(a->case_arg.get(), b->case_arg.get()) &&
+         SameExpr(a->case_else.get(), b->case_else.get());
+}
+
+bool SameExprs(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!SameExpr(a[i].get(), b[i].get())) return false;
+  }
+  return true;
+}
+
+std::unique_ptr<TableRef> CloneTableRef(const TableRef& r) {
+  auto c = std::make_unique<TableRef>();
+  c->kind = r.kind;
+  c->location = r.location;
+  c->alias = r.alias;
+  c->schema = r.schema;
+  c->name = r.name;
+  if (r.function) c->function = CloneExpr(*r.function);
+  for (const auto& f : r.rows_from) c->rows_from.push_back(CloneExpr(*f));
+  c->ordinality = r.ordinality;
+  c->from_select_list = r.from_select_list;
+  c->subquery = r.subquery;
+  c->lateral = r.lateral;
+  c->join_kind = r.join_kind;
+  if (r.left) c->left = CloneTableRef(*r.left);
+  if (r.right) c->right = CloneTableRef(*r.right);
+  if (r.condition) c->condition = CloneExpr(*r.condition);
+  c->using_columns = r.using_columns;
+  c->natural = r.natural;
+  return c;
+}
+
+// A copy of a plain SELECT without DISTINCT, grouping or windows (what
+// `aggregated_form` starts from); its WITH list stays with the original.
+std::shared_ptr<SelectNode> ClonePlainSelect(const SelectNode& n) {
+  auto c = std::make_shared<SelectNode>();
+  for (const auto& t : n.targets) c->targets.push_back(CloneExpr(*t));
+  c->target_aliases = n.target_aliases;
+  for (const auto& f : n.from) c->from.push_back(CloneTableRef(*f));
+  if (n.where) c->where = CloneExpr(*n.where);
+  for (const auto& o : n.order_by)
+    c->order_by.push_back({CloneExpr(*o.expr), o.descending, o.nulls});
+  if (n.limit) c->limit = CloneExpr(*n.limit);
+  if (n.offset) c->offset = CloneExpr(*n.offset);
+  c->limit_with_ties = n.limit_with_ties;
+  c->location = n.location;
+  return c;
+}
+
+// The select list's names as PostgreSQL derives them, made explicit: the
+// rewrites below replace the expressions they derive from.
+void NameTargets(SelectNode* node) {
+  node->target_aliases.resize(node->targets.size());
+  for (size_t i = 0; i < node->targets.size(); ++i) {
+    if (node->target_aliases[i].empty() && node->targets[i]->kind != ExprKind::kStar) {
+      node->target_aliases[i] = node->targets[i]->ToString();
+    }
+  }
+}
+
+// ORDER BY (and DISTINCT ON) items that call a set-returning function name
+// the select list's item they equal, by position, as PostgreSQL matches
+// them; one equal to none is refused (PostgreSQL would add the call to the
+// select list, changing the row count).
+Status MatchSetFunctionOrder(const std::vector<ExprPtr>& original_targets, ExprPtr* e) {
+  if (!HasSetFunction(e->get())) return Status::OK();
+  for (size_t i = 0; i < original_targets.size(); ++i) {
+    if (SameExpr(original_targets[i].get(), e->get())) {
+      auto pos = std::make_unique<ParsedExpr>(ExprKind::kConstant, (*e)->location);
+      pos->literal = LiteralKind::kInteger;
+      pos->ival = static_cast<int64_t>(i + 1);
+      pos->text = std::to_string(i + 1);
+      *e = std::move(pos);
+      return Status::OK();
+    }
+  }
+  return Status::Unsupported(
+             "a set-returning function in ORDER BY or DISTINCT ON that is not in the select list")
+      .WithPosition((*e)->location);
+}
+
+constexpr const char* kGroupedAlias = "?select list input?";
+
+// PostgreSQL evaluates the select list's set-returning functions after
+// grouping, aggregates, HAVING and windows and before DISTINCT, ORDER BY
+// and LIMIT. So such a query is split in two:
+//   SELECT k, unnest(array_agg(v)) FROM t GROUP BY k ORDER BY count(*)
+//   == SELECT "?c1", unnest("?c3") FROM (SELECT k, NULL, array_agg(v), count(*)
+//      FROM t GROUP BY k) AS "?select list input?"("?c1", "?c2", "?c3", "?c4") ORDER BY "?c4"
+// The inner query keeps FROM, WHERE, GROUP BY, HAVING and WINDOW, and
+// computes the select list's items without set-returning calls (a NULL in
+// the place of the others, so that GROUP BY 1 keeps its meaning) and every
+// part of the others that calls none, and the ORDER BY / DISTINCT ON
+// items; the outer one applies the calls (then moved into FROM by
+// MoveSetFunctionsToFrom), DISTINCT, ORDER BY and LIMIT.
+Status SplitAtSetFunctions(SelectNode* node) {
+  for (const auto& t : node->targets) {
+    if (t->kind == ExprKind::kStar) {
+      return Status::Unsupported(
+                 "* in the select list of a query with set-returning functions and GROUP BY, "
+                 "aggregates, DISTINCT or windows")
+          .WithPosition(t->location)
+          .WithHint("Name the columns.");
+    }
+  }
+  std::vector<bool> calls(node->targets.size());
+  for (size_t i = 0; i < node->targets.size(); ++i)
+    calls[i] = HasSetFunction(node->targets[i].get());
+  for (const auto& g : node->group_by) {
+    if (g->kind == ExprKind::kConstant && g->literal == LiteralKind::kInteger && g->ival >= 1 &&
+        static_cast<size_t>(g->ival) <= calls.size() && calls[static_cast<size_t>(g->ival - 1)]) {
+      return Status::Unsupported("set-returning functions are not allowed in GROUP BY")
+          .WithPosition(g->location);
+    }
+  }
+  std::vector<ExprPtr> original;
+  for (const auto& t : node->targets) original.push_back(CloneExpr(*t));
+  NameTargets(node);
+
+  auto inner = std::make_shared<SelectNode>();
+  inner->location = node->location;
+  inner->from = std::move(node->from);
+  inner->where = std::move(node->where);
+  inner->group_by = std::move(node->group_by);
+  inner->has_grouping_sets = node->has_grouping_sets;
+  inner->group_distinct = node->group_distinct;
+  inner->grouping_sets = std::move(node->grouping_sets);
+  inner->having = std::move(node->having);
+  inner->windows = std::move(node->windows);
+  node->from.clear();
+  node->group_by.clear();
+  node->has_grouping_sets = false;
+  node->group_distinct = false;
+  node->grouping_sets.clear();
+  node->windows.clear();
+
+  auto ref = std::make_unique<TableRef>();
+  ref->kind = TableRef::kSubquery;
+  ref->location = node->location;
+  ref->alias.name = kGroupedAlias;
+  // Adds `e` to the inner select list (once: an equal item is reused) and
+  // names its column.
+  auto add = [&](ExprPtr e, const std::string& alias) -> ExprPtr {
+    const int location = e->location;
+    size_t k = inner->targets.size();
+    if (alias.empty()) {
+      for (size_t i = 0; i < inner->targets.size(); ++i) {
+        if (!(i < calls.size() && calls[i]) && SameExpr(inner->targets[i].get(), e.get())) k = i;
+      }
+    }
+    if (k == inner->targets.size()) {
+      inner->targets.push_back(std::move(e));
+      inner->target_aliases.push_back(alias);
+      ref->alias.columns.push_back("?c" + std::to_string(k + 1) + "?");
+    }
+    return MakeColumn(kGroupedAlias, ref->alias.columns[k], location);
+  };
+  // The parts of a select-list item that call no set-returning function
+  // move to the inner query (constants stay: an untyped literal keeps its
+  // type open).
+  std::function<void(ExprPtr*)> skeleton = [&](ExprPtr* e) {
+    if (*e == nullptr) return;
+    if (!HasSetFunction(e->get())) {
+      if ((*e)->kind != ExprKind::kConstant) *e = add(std::move(*e), "");
+      return;
+    }
+    for (auto& c : (*e)->children) skeleton(&c);
+    skeleton(&(*e)->case_arg);
+    skeleton(&(*e)->case_else);
+  };
+  for (size_t i = 0; i < node->targets.size(); ++i) {
+    if (calls[i]) {
+      auto placeholder =
+          std::make_unique<ParsedExpr>(ExprKind::kConstant, node->targets[i]->location);
+      placeholder->literal = LiteralKind::kNull;
+      add(std::move(placeholder), "?set-returning?");
+    } else {
+      node->targets[i] = add(std::move(node->targets[i]), node->target_aliases[i]);
+    }
+  }
+  for (size_t i = 0; i < node->targets.size(); ++i) {
+    if (calls[i]) skeleton(&node->targets[i]);
+  }
+  // ORDER BY / DISTINCT ON: a position or an output name stays; an item
+  // equal to a select-list item reads its column; any other is computed by
+  // the inner query.
+  auto order_key = [&](ExprPtr* e) -> Status {
+    const ParsedExpr& x = **e;
+    if (x.kind == ExprKind::kConstant && x.literal == LiteralKind::kInteger) return Status::OK();
+    if (x.kind == ExprKind::kColumnRef && x.names.size() == 1) {
+      for (const auto& a : node->target_aliases) {
+        if (a == x.names[0]) return Status::OK();
+      }
+    }
+    QUIVER_RETURN_NOT_OK(MatchSetFunctionOrder(original, e));
+    if ((*e)->kind == ExprKind::kConstant) return Status::OK();
+    for (size_t i = 0; i < original.size(); ++i) {
+      if (!calls[i] && SameExpr(original[i].get(), e->get())) {
+        *e = MakeColumn(kGroupedAlias, ref->alias.columns[i], (*e)->location);
+        return Status::OK();
+      }
+    }
+    *e = add(std::move(*e), "");
+    return Status::OK();
+  };
+  for (auto& o : node->order_by) QUIVER_RETURN_NOT_OK(order_key(&o.expr));
+  for (auto& d : node->distinct_on) QUIVER_RETURN_NOT_OK(order_key(&d));
+  ref->subquery = std::move(inner);
+  node->from.push_back(std::move(ref));
+  return Status::OK();
+}
+
+// Replaces each set-returning call under `*e` by the column of its FROM
+// item; returns the call's level (0: none).
+class SetFunctionMover {
+ public:
+  // The calls of each level (levels[level - 1]), with their columns' names.
+  std::vector<std::vector<std::pair<ExprPtr, std::string>>> levels;
+
+  static std::string Alias(size_t level) {
+    return "?select list functions " + std::to_string(level) + "?";
+  }
+
+  Result<size_t> Move(ExprPtr* e, bool conditional) {
+    if (*e == nullptr || (*e)->kind == ExprKind::kSubquery) return size_t{0};
+    if (IsSelectListSetFunction(**e)) {
+      if (conditional) {
+        return Status::Unsupported("set-returning functions are not allowed in CASE or COALESCE")
+            .WithPosition((*e)->location)
+            .WithHint(
+                "You might be able to move the set-returning function into a LATERAL FROM item.");
+      }
+      // A call in another's arguments runs first, at a lower level
+      // (PostgreSQL's nested ProjectSet nodes).
+      size_t level = 0;
+      for (auto& c : (*e)->children) {
+        QUIVER_ASSIGN_OR_RAISE(size_t l, Move(&c, false));
+        level = std::max(level, l);
+      }
+      ++level;
+      if (levels.size() < level) levels.resize(level);
+      const std::string column = (*e)->name + " " + std::to_string(++count_);
+      const int location = (*e)->location;
+      levels[level - 1].emplace_back(std::move(*e), column);
+      *e = MakeColumn(Alias(level), column, location);
+      return level;
+    }
+    const bool cond =
+        conditional || (*e)->kind == ExprKind::kCase || (*e)->kind == ExprKind::kCoalesce;
+    size_t level = 0;
+    for (auto& c : (*e)->children) {
+      QUIVER_ASSIGN_OR_RAISE(size_t l, Move(&c, cond));
+      level = std::max(level, l);
+    }
+    QUIVER_ASSIGN_OR_RAISE(size_t a, Move(&(*e)->case_arg, cond));
+    QUIVER_ASSIGN_OR_RAISE(size_t b, Move(&(*e)->case_else, cond));
+    return std::max({level, a, b});
+  }
+
+ private:
+  int count_ = 0;
+};
+
+// PostgreSQL runs the set-returning functions of the select list once per
+// row of the FROM clause (after grouping: SplitAtSetFunctions) and repeats
+// the row's other values beside their rows. The calls of one level run in
+// lock-step, the row giving as many rows as the longest, the shorter ones
+// padded with NULLs; a call in another's arguments runs first, one level
+// down. Each level is one LATERAL FROM item of several calls (a ROWS FROM):
+//   SELECT a, generate_series(1, a), unnest(b) FROM t
+//   == SELECT a, s.g, s.u FROM t, LATERAL ROWS FROM (generate_series(1, a), unnest(b)) s(g, u)
+// (a row for which every call returns nothing drops out in both).
+Status MoveSetFunctionsToFrom(SelectNode* node) {
+  NameTargets(node);
+  std::vector<ExprPtr> original;
+  for (const auto& t : node->targets) original.push_back(CloneExpr(*t));
+  SetFunctionMover mover;
+  for (auto& t : node->targets) QUIVER_RETURN_NOT_OK(mover.Move(&t, false).status());
+  for (auto& o : node->order_by) QUIVER_RETURN_NOT_OK(MatchSetFunctionOrder(original, &o.expr));
+  for (auto& d : node->distinct_on) QUIVER_RETURN_NOT_OK(MatchSetFunctionOrder(original, &d));
+  for (size_t level = 1; level <= mover.levels.size(); ++level) {
+    auto& calls = mover.levels[level - 1];
+    auto ref = std::make_unique<TableRef>();
+    ref->kind = TableRef::kFunction;
+    ref->location = calls.front().first->location;
+    ref->lateral = true;
+    ref->from_select_list = true;
+    ref->alias.name = SetFunctionMover::Alias(level);
+    for (auto& [call, column] : calls) {
+      ref->alias.columns.push_back(column);
+      if (ref->function == nullptr) {
+        ref->function = std::move(call);
+      } else {
+        ref->rows_from.push_back(std::move(call));
+      }
+    }
+    node->from.push_back(std::move(ref));
+  }
+  return Status::OK();
+}
+
+bool HasWindowCall(const ParsedExpr* e) {
+  if (e == nullptr || e->kind == ExprKind::kSubquery) return false;
+  if (e->has_window) return true;
+  for (const auto& c : e->children) {
+    if (HasWindowCall(c.get())) return true;
+  }
+  return HasWindowCall(e->case_arg.get()) || HasWindowCall(e->case_else.get());
 }
 
 }  // namespace
 
-// PostgreSQL runs a set-returning function of the select list once per row
-// of the FROM clause and repeats the row's other values beside each of its
-// values. With one such call and no grouping that is a LATERAL join of the
-// function as the last FROM item:
-//   SELECT a, generate_series(1, a) FROM t  ==  SELECT a, s FROM t, LATERAL generate_series(1, a) s
-// (rows for which it returns nothing drop out in both). Several calls run in
-// lock-step in PostgreSQL, and grouping, DISTINCT and windows apply before
-// them: those are refused here or by the binder (`from_select_list`), never
-// answered differently.
-Status RewriteSelectListFunction(SelectNode* node) {
-  std::vector<std::pair<ExprPtr*, bool>> found;
-  for (auto& t : node->targets) FindSetFunctions(&t, false, &found);
-  if (found.empty()) return Status::OK();
-  ParsedExpr& call = **found.front().first;
-  const int location = call.location;
-  if (found.front().second) {
-    return Status::Unsupported("set-returning functions are not allowed in CASE or COALESCE")
-        .WithPosition(location)
-        .WithHint("You might be able to move the set-returning function into a LATERAL FROM item.");
+// Set-returning functions in the select list (see the two rewrites above).
+// Whether the query aggregates without GROUP BY or HAVING (`SELECT
+// unnest(array_agg(v)) FROM t`) takes the function registry, which the
+// parser does not know: such a query gets both forms, the binder picks.
+Status RewriteSelectListFunctions(SelectNode* node) {
+  bool any = false;
+  for (const auto& t : node->targets) any |= HasSetFunction(t.get());
+  if (!any) return Status::OK();
+  bool grouped = node->distinct || !node->group_by.empty() || node->has_grouping_sets ||
+                 node->having || !node->windows.empty();
+  for (const auto& t : node->targets) grouped |= HasWindowCall(t.get());
+  for (const auto& o : node->order_by) grouped |= HasWindowCall(o.expr.get());
+  if (grouped) {
+    QUIVER_RETURN_NOT_OK(SplitAtSetFunctions(node));
+    return MoveSetFunctionsToFrom(node);
   }
-  if (found.size() > 1) {
-    return Status::Unsupported("more than one set-returning function in the select list")
-        .WithPosition((*found[1].first)->location)
-        .WithHint("Call them in FROM: SELECT ... FROM t, LATERAL generate_series(...) AS a, ...");
+  auto aggregated = ClonePlainSelect(*node);
+  QUIVER_RETURN_NOT_OK(MoveSetFunctionsToFrom(node));
+  // An error of this form is the binder's to report, if it binds it.
+  if (SplitAtSetFunctions(aggregated.get()).ok() && MoveSetFunctionsToFrom(aggregated.get()).ok()) {
+    node->aggregated_form = std::move(aggregated);
   }
-  for (auto& c : call.children) {
-    std::vector<std::pair<ExprPtr*, bool>> nested;
-    FindSetFunctions(&c, false, &nested);
-    if (!nested.empty()) {
-      return Status::Unsupported("a set-returning function in the arguments of another")
-          .WithPosition((*nested.front().first)->location);
-    }
-  }
-  if (node->distinct || !node->group_by.empty() || node->has_grouping_sets || node->having ||
-      !node->windows.empty()) {
-    return Status::Unsupported(
-               "a set-returning function in the select list of a query with GROUP BY, HAVING, "
-               "DISTINCT or WINDOW")
-        .WithPosition(location)
-        .WithHint("Call it in FROM over a subquery: SELECT ... FROM (SELECT ... GROUP BY ...) q, "
-                  "LATERAL generate_series(...) AS s");
-  }
-  auto ref = std::make_unique<TableRef>();
-  ref->kind = TableRef::kFunction;
-  ref->location = location;
-  ref->lateral = true;
-  ref->from_select_list = true;
-  ref->alias.name = "?select list function?";
-  ref->alias.columns.push_back(call.name);
-  auto column = std::make_unique<ParsedExpr>(ExprKind::kColumnRef, location);
-  column->names = {ref->alias.name, call.name};
-  ref->function = std::move(*found.front().first);
-  *found.front().first = std::move(column);
-  node->from.push_back(std::move(ref));
   return Status::OK();
 }
 
@@ -457,9 +774,6 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
     QUIVER_ASSIGN_OR_RAISE(auto spec, TransformWindowDef(w.window_def()));
     node->windows.push_back(std::move(spec));
   }
-  if (node->set_op == SetOpKind::kNone && node->values.empty()) {
-    QUIVER_RETURN_NOT_OK(RewriteSelectListFunction(node.get()));
-  }
   for (const auto& o : s.sort_clause()) {
     QUIVER_ASSIGN_OR_RAISE(OrderItem item, TransformSortBy(o.sort_by()));
     node->order_by.push_back(std::move(item));
@@ -470,6 +784,9 @@ Result<std::shared_ptr<SelectNode>> Transformer::TransformSelect(const pg_query:
   }
   if (s.has_limit_offset()) {
     QUIVER_ASSIGN_OR_RAISE(node->offset, TransformExpr(s.limit_offset()));
+  }
+  if (node->set_op == SetOpKind::kNone && node->values.empty()) {
+    QUIVER_RETURN_NOT_OK(RewriteSelectListFunctions(node.get()));
   }
   (void)Lower;
   return node;

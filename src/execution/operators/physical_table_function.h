@@ -1,9 +1,12 @@
-// TABLE_FUNCTION: a set-returning function in FROM (generate_series ...)
+// TABLE_FUNCTION: set-returning functions in FROM (generate_series ...)
 // called once per input row (planner/logical_table_function.h). Streaming:
-// each output chunk holds the rows of one call for one input row, at most
+// each output chunk holds rows of the calls for one input row, at most
 // kVectorSize of them (a long series comes back over several Execute
 // calls, never materialized whole), with that input row's columns
-// repeated in front.
+// repeated in front. Several calls (ROWS FROM, the select list's) are
+// pulled in step: each keeps the batch its cursor gave last, a chunk takes
+// as many rows as every unfinished call has at hand, and a finished call
+// gives NULLs, until all are finished; so they cost one pass, never a join.
 #pragma once
 
 #include <memory>
@@ -16,12 +19,16 @@ namespace quiver::exec {
 
 class PhysicalTableFunction final : public PhysicalOperator {
  public:
-  // `args`: over the child's columns (positions). Output: the child's
-  // columns, then the function's, then the ordinality when asked for.
-  PhysicalTableFunction(std::vector<TypeRef> types, std::shared_ptr<const BoundTableFunction> function,
-                        std::vector<plan::ExprPtr> args, bool ordinality, bool outer)
+  // `args`: over the child's columns (positions), arg_counts[i] of them
+  // for functions[i]. Output: the child's columns, then each function's,
+  // then the ordinality when asked for.
+  PhysicalTableFunction(std::vector<TypeRef> types,
+                        std::vector<std::shared_ptr<const BoundTableFunction>> functions,
+                        std::vector<int> arg_counts, std::vector<plan::ExprPtr> args,
+                        bool ordinality, bool outer)
       : PhysicalOperator("TABLE_FUNCTION", std::move(types)),
-        function_(std::move(function)),
+        functions_(std::move(functions)),
+        arg_counts_(std::move(arg_counts)),
         args_(std::move(args)),
         ordinality_(ordinality),
         outer_(outer) {}
@@ -32,7 +39,8 @@ class PhysicalTableFunction final : public PhysicalOperator {
   std::string ParamsToString() const override;
 
  private:
-  std::shared_ptr<const BoundTableFunction> function_;
+  std::vector<std::shared_ptr<const BoundTableFunction>> functions_;
+  std::vector<int> arg_counts_;
   std::vector<plan::ExprPtr> args_;
   bool ordinality_;
   bool outer_;

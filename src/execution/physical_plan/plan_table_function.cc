@@ -14,8 +14,8 @@ Result<PhysicalOpPtr> PhysicalPlanGenerator::PlanTableFunction(const plan::Logic
     QUIVER_ASSIGN_OR_RAISE(plan::ExprPtr b, BindToPositions(*e, bindings));
     args.push_back(std::move(b));
   }
-  auto out = std::make_unique<PhysicalTableFunction>(op.GetTypes(), op.function, std::move(args),
-                                                     op.ordinality, op.outer);
+  auto out = std::make_unique<PhysicalTableFunction>(op.GetTypes(), op.functions, op.arg_counts,
+                                                     std::move(args), op.ordinality, op.outer);
   out->children().push_back(std::move(child));
   return PhysicalOpPtr(std::move(out));
 }
