@@ -24,10 +24,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "columnar/type.h"
+#include "common/status.h"
 #include "sql/ast.h"
 
 namespace quiver {
@@ -54,9 +57,17 @@ struct UniqueConstraint {
   bool primary = false;
 };
 
+// Makes the sequence of a serial / identity column of integer type `type`
+// whose next value is `next` (engine/table_definition.h MakeColumnSequence):
+// how a --db table's stored sequences are made again when the database
+// opens (the storage layer has no function kernels to make nextval with).
+using SequenceFactory = std::function<Result<std::shared_ptr<ColumnSequence>>(
+    const std::string& name, const TypeRef& type, bool always, int64_t increment, int64_t next)>;
+
 struct CheckConstraint {
   std::string name;  // PostgreSQL's default: t_col_check (one column), t_check
   std::shared_ptr<const sql::ParsedExpr> expr;
+  std::string sql;  // expr as PostgreSQL's deparser writes it ("" unknown): what a --db table keeps
 };
 
 // The declared length of a varchar(n) / char(n) column (n 0: none).
@@ -72,6 +83,9 @@ struct TableConstraints {
   std::vector<CheckConstraint> checks;
   // Per column: its DEFAULT expression; null: none (NULL).
   std::vector<std::shared_ptr<const sql::ParsedExpr>> defaults;
+  // Per column, beside `defaults`: the DEFAULT as PostgreSQL's deparser
+  // writes it ("" none or unknown): what a --db table keeps.
+  std::vector<std::string> default_sql;
   // Per column: its sequence (serial, identity); null: none.
   std::vector<std::shared_ptr<ColumnSequence>> sequences;
 

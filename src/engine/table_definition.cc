@@ -38,9 +38,48 @@ std::string ChooseName(const std::string& table, const std::string& label,
 // SQLSTATE sequence_generator_limit_exceeded.
 constexpr const char* kSequenceLimitState = "2200H";
 
-// The sequence of a serial / identity column of integer type `type`.
+// The sequence of a serial / identity column of integer type `type`, as
+// CREATE TABLE declares it (START WITH in the sequence's range).
 Result<std::shared_ptr<ColumnSequence>> MakeSequence(const std::string& table, const sql::ColumnDefinition& c,
                                                      const TypeRef& type) {
+  const int at = c.identity_location >= 0 ? c.identity_location : c.location;
+  auto made = MakeColumnSequence(table + "_" + c.name + "_seq", type,
+                                 c.identity == sql::ColumnDefinition::Identity::kAlways,
+                                 c.identity_increment, c.identity_start);
+  if (!made.ok()) return made.status().WithPosition(at);
+  std::shared_ptr<ColumnSequence> seq = std::move(made).ValueOrDie();
+  if (c.identity_start < seq->min || c.identity_start > seq->max) {
+    return Status::Invalid("START value ({}) cannot be {} than {}VALUE ({})", c.identity_start,
+                           c.identity_start < seq->min ? "less" : "greater",
+                           c.identity_start < seq->min ? "MIN" : "MAX",
+                           c.identity_start < seq->min ? seq->min : seq->max)
+        .WithSqlState(sqlstate::kInvalidParameterValue)
+        .WithPosition(c.identity_location);
+  }
+  return seq;
+}
+
+// The declared length of a column of type `t`: varchar(n), char(n) (the
+// parser gives char without a length as bpchar(1), as PostgreSQL's).
+CharLength LengthOf(const sql::TypeName& t) {
+  if (t.modifiers.empty()) return {};
+  const std::string& n = t.name;
+  if (n == "varchar" || n == "character varying") return {t.modifiers[0], false};
+  if (n == "bpchar" || n == "char" || n == "character") return {t.modifiers[0], true};
+  return {};
+}
+
+int FindColumn(const Schema& schema, const std::string& name) {
+  for (int f = 0; f < schema.num_fields(); ++f) {
+    if (schema.field(f)->name == name) return f;
+  }
+  return -1;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<ColumnSequence>> MakeColumnSequence(const std::string& name, const TypeRef& type,
+                                                           bool always, int64_t increment, int64_t next) {
   auto seq = std::make_shared<ColumnSequence>();
   switch (type->id) {
     case TypeId::kInt16:
@@ -54,26 +93,20 @@ Result<std::shared_ptr<ColumnSequence>> MakeSequence(const std::string& table, c
       break;
     default:
       return Status::Invalid("identity column type must be smallint, integer, or bigint")
-          .WithSqlState(sqlstate::kInvalidParameterValue)
-          .WithPosition(c.identity_location >= 0 ? c.identity_location : c.location);
+          .WithSqlState(sqlstate::kInvalidParameterValue);
   }
-  if (c.identity_increment > 0) {
+  if (increment == 0) {
+    return Status::Invalid("INCREMENT must not be zero").WithSqlState(sqlstate::kInvalidParameterValue);
+  }
+  if (increment > 0) {
     seq->min = 1;  // PostgreSQL's default MINVALUE of an ascending sequence
   } else {
     seq->max = -1;
   }
-  if (c.identity_start < seq->min || c.identity_start > seq->max) {
-    return Status::Invalid("START value ({}) cannot be {} than {}VALUE ({})", c.identity_start,
-                           c.identity_start < seq->min ? "less" : "greater",
-                           c.identity_start < seq->min ? "MIN" : "MAX",
-                           c.identity_start < seq->min ? seq->min : seq->max)
-        .WithSqlState(sqlstate::kInvalidParameterValue)
-        .WithPosition(c.identity_location);
-  }
-  seq->name = table + "_" + c.name + "_seq";
-  seq->always = c.identity == sql::ColumnDefinition::Identity::kAlways;
-  seq->increment = c.identity_increment;
-  seq->next = c.identity_start;
+  seq->name = name;
+  seq->always = always;
+  seq->increment = increment;
+  seq->next = next;
   ScalarFunction f;
   f.name = "nextval";
   f.return_type = type;
@@ -112,25 +145,6 @@ Result<std::shared_ptr<ColumnSequence>> MakeSequence(const std::string& table, c
   return seq;
 }
 
-// The declared length of a column of type `t`: varchar(n), char(n) (the
-// parser gives char without a length as bpchar(1), as PostgreSQL's).
-CharLength LengthOf(const sql::TypeName& t) {
-  if (t.modifiers.empty()) return {};
-  const std::string& n = t.name;
-  if (n == "varchar" || n == "character varying") return {t.modifiers[0], false};
-  if (n == "bpchar" || n == "char" || n == "character") return {t.modifiers[0], true};
-  return {};
-}
-
-int FindColumn(const Schema& schema, const std::string& name) {
-  for (int f = 0; f < schema.num_fields(); ++f) {
-    if (schema.field(f)->name == name) return f;
-  }
-  return -1;
-}
-
-}  // namespace
-
 Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTableStatement& s) {
   std::vector<FieldRef> fields;
   auto constraints = std::make_shared<TableConstraints>();
@@ -167,6 +181,7 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     }
     fields.push_back(field(c.name, type, !c.not_null));
     constraints->defaults.push_back(c.default_value);
+    constraints->default_sql.push_back(c.default_text);
     constraints->lengths.push_back(length);
     std::shared_ptr<ColumnSequence> seq;
     if (c.identity != sql::ColumnDefinition::Identity::kNone) {
@@ -236,6 +251,7 @@ Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTa
     if (d.kind != sql::ConstraintDefinition::kCheck) continue;
     CheckConstraint c;
     c.expr = d.check;
+    c.sql = d.check_text;
     if (!d.name.empty()) {
       c.name = d.name;
     } else {
@@ -261,6 +277,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
   auto constraints = std::make_shared<TableConstraints>();
   if (table.constraints() != nullptr) *constraints = *table.constraints();
   constraints->defaults.resize(static_cast<size_t>(old->num_fields()));
+  constraints->default_sql.resize(static_cast<size_t>(old->num_fields()));
   constraints->sequences.resize(static_cast<size_t>(old->num_fields()));
   constraints->lengths.resize(static_cast<size_t>(old->num_fields()));
   std::vector<FieldRef> fields = old->fields;
@@ -316,6 +333,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       fields.erase(fields.begin() + idx);
       moved->erase(moved->begin() + idx);
       constraints->defaults.erase(constraints->defaults.begin() + idx);
+      constraints->default_sql.erase(constraints->default_sql.begin() + idx);
       constraints->sequences.erase(constraints->sequences.begin() + idx);
       constraints->lengths.erase(constraints->lengths.begin() + idx);
       std::vector<UniqueConstraint> unique;
@@ -349,6 +367,7 @@ Result<std::shared_ptr<MemoryTable>> AlterTableDefinition(const MemoryTable& tab
       fields.push_back(made->schema()->field(0));
       moved->push_back(-1);
       constraints->defaults.push_back(s.column.default_value);
+      constraints->default_sql.push_back(s.column.default_text);
       constraints->sequences.push_back(nullptr);
       constraints->lengths.push_back(made->constraints() != nullptr ? made->constraints()->LengthOf(0)
                                                                     : CharLength{});

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "catalog/memory_table.h"
+#include "catalog/table_constraints.h"
 #include "catalog/table_store.h"
 #include "sql/ast.h"
 #include "sql/ast_partition.h"
@@ -13,6 +14,15 @@
 namespace quiver {
 
 Result<std::shared_ptr<MemoryTable>> MakeTableFromDefinition(const sql::CreateTableStatement& s);
+
+// The sequence of a serial / identity column of integer type `type`
+// (smallint, integer, bigint; 22023 otherwise) named `name`, handing out
+// `next`, next + increment, ... through its nextval function, within the
+// range PostgreSQL gives such a sequence (1..max of the type ascending,
+// min..-1 descending; 2200H past it). A SequenceFactory
+// (catalog/table_constraints.h): --db tables make their stored sequences with it.
+Result<std::shared_ptr<ColumnSequence>> MakeColumnSequence(const std::string& name, const TypeRef& type,
+                                                           bool always, int64_t increment, int64_t next);
 
 // The partition keys of PARTITION BY over `schema` (the table's): each a
 // column of it (42703 otherwise); year / month / day of a date, timestamp

@@ -332,7 +332,7 @@ struct ConstraintDefinition {
   std::string name;                  // CONSTRAINT name; "" = PostgreSQL's default name
   std::vector<std::string> columns;  // PRIMARY KEY / UNIQUE key columns
   std::shared_ptr<const ParsedExpr> check;
-  std::string check_text;            // the CHECK expression as written
+  std::string check_text;            // the CHECK expression (PostgreSQL's deparser)
   int location = -1;
 };
 
@@ -341,6 +341,7 @@ struct ColumnDefinition {
   TypeName type;
   bool not_null = false;  // NOT NULL or PRIMARY KEY: enforced
   std::shared_ptr<const ParsedExpr> default_value;  // DEFAULT expr; null: none
+  std::string default_text;  // default_value as PostgreSQL's deparser writes it
   // serial / bigserial / smallserial (kByDefault, as PostgreSQL's
   // nextval default) and GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY: the
   // column takes the next values of a sequence of its own.

@@ -162,6 +162,54 @@ Result<std::vector<std::unique_ptr<Statement>>> Parse(const std::string& origina
   return out;
 }
 
+namespace internal {
+
+Result<std::string> DeparseExpression(const pg_query::Node& node) {
+  // SELECT <expr>, deparsed by PostgreSQL's own deparser, less the SELECT.
+  pg_query::ParseResult tree;
+  auto* select = tree.add_stmts()->mutable_stmt()->mutable_select_stmt();
+  select->set_limit_option(pg_query::LIMIT_OPTION_DEFAULT);
+  select->set_op(pg_query::SETOP_NONE);
+  *select->add_target_list()->mutable_res_target()->mutable_val() = node;
+  const std::string bytes = tree.SerializeAsString();
+  PgQueryProtobuf buffer;
+  buffer.len = bytes.size();
+  buffer.data = const_cast<char*>(bytes.data());
+  PgQueryDeparseResult result = pg_query_deparse_protobuf(buffer);
+  struct Free {
+    PgQueryDeparseResult* r;
+    ~Free() { pg_query_free_deparse_result(*r); }
+  } free_result{&result};
+  if (result.error != nullptr || result.query == nullptr) {
+    return Status::Invalid("could not write the expression as SQL: {}",
+                           result.error != nullptr && result.error->message != nullptr
+                               ? result.error->message
+                               : "no text");
+  }
+  const std::string_view text(result.query);
+  constexpr std::string_view kPrefix = "SELECT ";
+  if (text.substr(0, kPrefix.size()) != kPrefix) {
+    return Status::Invalid("could not write the expression as SQL: {}", text);
+  }
+  return std::string(text.substr(kPrefix.size()));
+}
+
+}  // namespace internal
+
+Result<std::shared_ptr<const ParsedExpr>> ParseExpression(const std::string& text) {
+  auto parsed = Parse("SELECT " + text);
+  if (!parsed.ok()) return parsed.status().WithContext("reading the expression " + text);
+  std::vector<std::unique_ptr<Statement>> statements = std::move(parsed).ValueOrDie();
+  auto* select = statements.size() == 1 && statements[0]->kind == StatementKind::kSelect
+                           ? static_cast<SelectStatement*>(statements[0].get())
+                           : nullptr;
+  if (select == nullptr || select->select == nullptr || select->select->targets.size() != 1 ||
+      !select->select->from.empty() || select->select->set_op != SetOpKind::kNone) {
+    return Status::Invalid("not one expression: {}", text);
+  }
+  return std::shared_ptr<const ParsedExpr>(std::move(select->select->targets[0]));
+}
+
 std::string RewritePlaceholders(std::string_view text, int* count) {
   std::string out;
   out.reserve(text.size() + 8);

@@ -25,6 +25,11 @@ namespace quiver::sql {
 // FROM "data.parquet".
 Result<std::vector<std::unique_ptr<Statement>>> Parse(const std::string& text);
 
+// One expression written as SQL text (what DeparseExpression made of a
+// DEFAULT or CHECK expression that a --db table keeps): `now()`, `(k > 0)`.
+// Anything but exactly one expression is an error.
+Result<std::shared_ptr<const ParsedExpr>> ParseExpression(const std::string& text);
+
 // Rewrites JDBC/ODBC-style `?` placeholders into PostgreSQL's `$1, $2, ...`,
 // leaving `?` inside string literals ('...', E'...', $tag$...$tag$), quoted
 // identifiers ("...") and comments (-- and nested /* */) alone. Returns the

@@ -78,6 +78,11 @@ Status UnsupportedAt(int location, const std::string& what);
 Status TransformPartitionBy(const pg_query::PartitionSpec& spec,
                             PartitionedCreateTableStatement* out);
 
+// An expression as PostgreSQL's deparser writes it (`(k > 0)`, `now()`,
+// `'x'::text`): the text a --db table keeps of a DEFAULT or CHECK, which
+// ParseExpression (parser.h) reads back.
+Result<std::string> DeparseExpression(const pg_query::Node& node);
+
 // The string of a String node (names, column lists).
 std::string StringOf(const pg_query::Node& node);
 // The catalog name of the table a DDL / DML statement names: `t` for `t`

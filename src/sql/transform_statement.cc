@@ -345,6 +345,7 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
       def.kind = ConstraintDefinition::kCheck;
       def.check = std::shared_ptr<const ParsedExpr>(std::move(e));
+      QUIVER_ASSIGN_OR_RAISE(def.check_text, DeparseExpression(con.raw_expr()));
       out->constraints.push_back(std::move(def));
       return Status::OK();
     }
@@ -364,6 +365,7 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
       if (column == nullptr) return UnsupportedAt(at, "this constraint");
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
       column->default_value = std::shared_ptr<const ParsedExpr>(std::move(e));
+      QUIVER_ASSIGN_OR_RAISE(column->default_text, DeparseExpression(con.raw_expr()));
       return Status::OK();
     }
     case pg_query::CONSTR_IDENTITY: {

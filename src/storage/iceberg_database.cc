@@ -22,6 +22,7 @@
 #include "common/io.h"
 #include "formats/file_format.h"
 #include "functions/kernel_util.h"
+#include "sql/parser.h"
 #include "storage/iceberg_manifest.h"
 #include "storage/iceberg_metadata.h"
 #include "storage/iceberg_partition.h"
@@ -45,6 +46,16 @@ constexpr const char* kUniqueProperty = "quiver.unique-constraints";
 // The table property holding the declared lengths of varchar(n) / char(n)
 // columns (Iceberg's string has none): [{"field-id": 2, "length": 3, "char": false}].
 constexpr const char* kLengthProperty = "quiver.column-lengths";
+// The table property holding column DEFAULTs as SQL text (PostgreSQL's
+// deparser's): [{"field-id": 2, "sql": "now()"}].
+constexpr const char* kDefaultProperty = "quiver.column-defaults";
+// The table property holding CHECK constraints as SQL text:
+// [{"name": "t_k_check", "sql": "(k > 0)"}].
+constexpr const char* kCheckProperty = "quiver.check-constraints";
+// The table property holding the sequences of serial / identity columns,
+// with the next value each hands out (rewritten by every commit):
+// [{"field-id": 1, "name": "t_id_seq", "always": false, "increment": 1, "next": 5}].
+constexpr const char* kSequenceProperty = "quiver.column-sequences";
 // Batches of a stored table hold at most this many rows (morsels of a
 // parallel scan, units of pruning), as memory tables' do.
 constexpr int64_t kBatchRows = int64_t{64} << 10;
@@ -174,8 +185,13 @@ Result<TableVersionRef> ExpireTableSnapshots(IcebergDatabase* db, const std::str
 
 class IcebergTableStore final : public TableStore {
  public:
-  IcebergTableStore(std::shared_ptr<IcebergDatabase> db, std::string name, SchemaRef schema)
-      : db_(std::move(db)), name_(std::move(name)), schema_(std::move(schema)) {}
+  // `constraints`: the table's (its sequences' next values go into every commit).
+  IcebergTableStore(std::shared_ptr<IcebergDatabase> db, std::string name, SchemaRef schema,
+                    std::shared_ptr<const TableConstraints> constraints)
+      : db_(std::move(db)),
+        name_(std::move(name)),
+        schema_(std::move(schema)),
+        constraints_(std::move(constraints)) {}
 
   Result<TableVersionRef> Commit(const TableVersionRef& current, TableVersionRef next) override {
     QUIVER_RETURN_NOT_OK(db_->CheckWritable());
@@ -193,11 +209,12 @@ class IcebergTableStore final : public TableStore {
       return WriteCommit(db_.get(), name_, schema_, state.get(),
                          SliceRows(schema_, next->batches, current->num_rows - stored,
                                    next->num_rows - stored),
-                         true, nullptr, given);
+                         true, constraints_.get(), given);
     }
     QUIVER_ASSIGN_OR_RAISE(next, MemoryTable::Materialize(schema_, next));
     return WriteCommit(db_.get(), name_, schema_, state.get(),
-                       SliceRows(schema_, next->batches, 0, next->num_rows), false, nullptr, given);
+                       SliceRows(schema_, next->batches, 0, next->num_rows), false,
+                       constraints_.get(), given);
   }
 
   Result<TableVersionRef> Vacuum(const TableVersionRef& current,
@@ -222,6 +239,7 @@ class IcebergTableStore final : public TableStore {
   std::shared_ptr<IcebergDatabase> db_;
   std::string name_;
   SchemaRef schema_;
+  std::shared_ptr<const TableConstraints> constraints_;
 };
 
 // The table's schema with Iceberg field ids, as its data files carry them.
@@ -257,10 +275,52 @@ void SetLengthProperty(const TableConstraints* constraints, TableMetadata* m) {
                      list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+// Sets table property `key` to `list`, or removes it when `list` is empty.
+void SetListProperty(const char* key, const nlohmann::json& list, TableMetadata* m) {
+  auto& props = m->properties;
+  props.erase(std::remove_if(props.begin(), props.end(), [&](const auto& p) { return p.first == key; }),
+              props.end());
+  if (list.empty()) return;
+  props.emplace_back(key, list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+// The table property of `constraints`' serial / identity sequences, with
+// the values they hand out next, by the field ids of `m`'s current schema.
+void SetSequenceProperty(const TableConstraints* constraints, TableMetadata* m) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t c = 0; constraints != nullptr && c < constraints->sequences.size() && c < m->fields.size();
+       ++c) {
+    const ColumnSequence* seq = constraints->sequences[c].get();
+    if (seq == nullptr) continue;
+    list.push_back({{"field-id", m->fields[c].id}, {"name", seq->name}, {"always", seq->always},
+                    {"increment", seq->increment}, {"next", seq->next.load()}});
+  }
+  SetListProperty(kSequenceProperty, list, m);
+}
+
+// The table properties of `constraints`' DEFAULTs and CHECKs (as SQL text).
+void SetExpressionProperties(const TableConstraints* constraints, TableMetadata* m) {
+  nlohmann::json defaults = nlohmann::json::array();
+  nlohmann::json checks = nlohmann::json::array();
+  if (constraints != nullptr) {
+    for (size_t c = 0; c < constraints->defaults.size() && c < m->fields.size(); ++c) {
+      if (constraints->defaults[c] == nullptr || c >= constraints->default_sql.size()) continue;
+      defaults.push_back({{"field-id", m->fields[c].id}, {"sql", constraints->default_sql[c]}});
+    }
+    for (const CheckConstraint& check : constraints->checks) {
+      checks.push_back({{"name", check.name}, {"sql", check.sql}});
+    }
+  }
+  SetListProperty(kDefaultProperty, defaults, m);
+  SetListProperty(kCheckProperty, checks, m);
+}
+
 // The table properties of `constraints` (Iceberg has none of them).
 void SetConstraintProperties(const TableConstraints* constraints, TableMetadata* m) {
   SetUniqueProperty(constraints, m);
   SetLengthProperty(constraints, m);
+  SetExpressionProperties(constraints, m);
+  SetSequenceProperty(constraints, m);
 }
 
 void SetUniqueProperty(const TableConstraints* constraints, TableMetadata* m) {
@@ -514,6 +574,10 @@ Result<TableVersionRef> WriteCommit(IcebergDatabase* db, const std::string& name
     state->metadata = base->metadata;
     state->version = base->version + 1;
     if (append) state->manifests = base->manifests;
+    // The sequences moved on with the rows this commit writes.
+    if (constraints != nullptr && constraints->HasSequences()) {
+      SetSequenceProperty(constraints, &state->metadata);
+    }
   } else {
     // A new table: a location of its own, so that a table dropped and
     // created again never shares files with the old one.
@@ -962,6 +1026,72 @@ Result<TableVersionRef> ExpireTableSnapshots(IcebergDatabase* db, const std::str
   return published;
 }
 
+// The DEFAULT, CHECK and sequence properties of a stored table (written by
+// SetExpressionProperties / SetSequenceProperty) into *constraints (made
+// when there are any).
+Status LoadExpressionProperties(const IcebergDatabase* db, const std::string& name,
+                                const TableMetadata& m, const Schema& schema,
+                                std::shared_ptr<TableConstraints>* constraints) {
+  const size_t n = m.fields.size();
+  auto ensure = [&]() -> TableConstraints& {
+    if (*constraints == nullptr) *constraints = std::make_shared<TableConstraints>();
+    TableConstraints& c = **constraints;
+    c.defaults.resize(n);
+    c.default_sql.resize(n);
+    c.sequences.resize(n);
+    return c;
+  };
+  for (const auto& [key, value] : m.properties) {
+    if (key != kDefaultProperty && key != kCheckProperty && key != kSequenceProperty) continue;
+    auto list = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    auto bad = [&, key = key, value = value](const std::string& why) {
+      return Status::Invalid("table \"{}\": malformed property {} ({}): {}", name, key, why, value);
+    };
+    if (!list.is_array()) return bad("not a list");
+    for (const auto& e : list) {
+      if (!e.is_object()) return bad("an entry is not an object");
+      auto text = [&](const char* k) -> std::string {
+        return e.contains(k) && e[k].is_string() ? e[k].get<std::string>() : std::string();
+      };
+      int column = -1;
+      if (key != kCheckProperty) {
+        if (!e.contains("field-id") || !e["field-id"].is_number_integer()) return bad("no field-id");
+        column = iceberg::FieldPosition(m.fields, e["field-id"].get<int>());
+        if (column < 0) return bad("unknown field-id");
+      }
+      if (key == kDefaultProperty || key == kCheckProperty) {
+        const std::string sql = text("sql");
+        if (sql.empty()) return bad("no sql");
+        auto expr = sql::ParseExpression(sql);
+        if (!expr.ok()) return bad(expr.status().message());
+        TableConstraints& c = ensure();
+        if (key == kDefaultProperty) {
+          c.defaults[static_cast<size_t>(column)] = *expr;
+          c.default_sql[static_cast<size_t>(column)] = sql;
+        } else {
+          if (text("name").empty()) return bad("a check without a name");
+          c.checks.push_back({text("name"), *expr, sql});
+        }
+        continue;
+      }
+      // A sequence.
+      if (text("name").empty() || !e.contains("increment") || !e["increment"].is_number_integer() ||
+          !e.contains("next") || !e["next"].is_number_integer()) {
+        return bad("a sequence needs name, increment and next");
+      }
+      if (!db->sequence_factory()) {
+        return Status::UnknownError("internal error: no sequence factory to open table \"{}\"", name);
+      }
+      const bool always = e.contains("always") && e["always"].is_boolean() && e["always"].get<bool>();
+      auto seq = db->sequence_factory()(text("name"), schema.field(column)->type, always,
+                                        e["increment"].get<int64_t>(), e["next"].get<int64_t>());
+      if (!seq.ok()) return bad(seq.status().message());
+      ensure().sequences[static_cast<size_t>(column)] = *seq;
+    }
+  }
+  return Status::OK();
+}
+
 // Reads a stored table: its metadata, manifests and data files.
 Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergDatabase>& db,
                                                const std::string& name,
@@ -1047,10 +1177,12 @@ Result<std::shared_ptr<MemoryTable>> LoadTable(const std::shared_ptr<IcebergData
           static_cast<int32_t>(n), l.contains("char") && l["char"].is_boolean() && l["char"].get<bool>()};
     }
   }
+  // DEFAULTs, CHECKs (SQL text) and serial / identity sequences.
+  QUIVER_RETURN_NOT_OK(LoadExpressionProperties(db.get(), name, state->metadata, *schema, &constraints));
   version->storage = state;
   auto table = std::make_shared<MemoryTable>(name, schema, constraints);
   table->Restore(std::move(version));
-  table->set_store(std::make_shared<IcebergTableStore>(db, name, schema));
+  table->set_store(std::make_shared<IcebergTableStore>(db, name, schema, table->constraints()));
   return table;
 }
 
@@ -1274,11 +1406,20 @@ Status IcebergDatabase::LoadInto(Catalog* catalog) {
 Status IcebergDatabase::CheckTable(const MemoryTable& table) {
   QUIVER_RETURN_NOT_OK(CheckWritable());
   if (const TableConstraints* c = table.constraints().get()) {
-    if (!c->checks.empty() || c->HasDefaults()) {
-      return Status::Unsupported(
-                 "CHECK, DEFAULT, serial and identity columns in a --db table: not stored yet (NOT NULL, PRIMARY KEY "
-                 "and UNIQUE are)")
-          .WithSqlState(sqlstate::kFeatureNotSupported);
+    // DEFAULTs and CHECKs are kept as SQL text: one without it cannot be.
+    for (size_t i = 0; i < c->defaults.size(); ++i) {
+      if (c->defaults[i] != nullptr && (i >= c->default_sql.size() || c->default_sql[i].empty())) {
+        return Status::Unsupported("the DEFAULT of column \"{}\" in a --db table: its SQL text is unknown",
+                                   table.schema()->field(static_cast<int>(i))->name)
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
+    }
+    for (const CheckConstraint& check : c->checks) {
+      if (check.sql.empty()) {
+        return Status::Unsupported("check constraint \"{}\" in a --db table: its SQL text is unknown",
+                                   check.name)
+            .WithSqlState(sqlstate::kFeatureNotSupported);
+      }
     }
   }
   // Field ids need each column's Iceberg type; the checks come first.
@@ -1299,7 +1440,8 @@ Status IcebergDatabase::CreateTable(const std::shared_ptr<MemoryTable>& table,
                   table->constraints().get(), nullptr, &partitioning));
   table->Restore(std::move(v));
   table->set_store(
-      std::make_shared<IcebergTableStore>(shared_from_this(), table->name(), table->schema()));
+      std::make_shared<IcebergTableStore>(shared_from_this(), table->name(), table->schema(),
+                                          table->constraints()));
   return Status::OK();
 }
 
@@ -1461,7 +1603,8 @@ Status IcebergDatabase::AlterTable(const MemoryTable& table,
   version->stored = state->rows;
   version->storage = std::move(state);
   next->Restore(std::move(version));
-  next->set_store(std::make_shared<IcebergTableStore>(shared_from_this(), next->name(), schema));
+  next->set_store(
+      std::make_shared<IcebergTableStore>(shared_from_this(), next->name(), schema, next->constraints()));
   return Status::OK();
 }
 

@@ -36,6 +36,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "catalog/table_constraints.h"
 #include "catalog/table_store.h"
 
 struct sqlite3;
@@ -55,6 +56,11 @@ class IcebergDatabase final : public DatabaseStorage,
 
   // Adds every stored table to `catalog` (its rows stay in its files).
   Status LoadInto(Catalog* catalog);
+  // What makes the stored sequences of serial / identity columns again when
+  // their tables load (set before LoadInto; a table with sequences fails to
+  // load without it).
+  void set_sequence_factory(SequenceFactory f) { make_sequence_ = std::move(f); }
+  const SequenceFactory& sequence_factory() const { return make_sequence_; }
 
   Status CheckTable(const MemoryTable& table) override;
   Status CreateTable(const std::shared_ptr<MemoryTable>& table,
@@ -105,6 +111,7 @@ class IcebergDatabase final : public DatabaseStorage,
   sqlite3* db_ = nullptr;
   bool loading_ = false;
   bool read_only_ = false;
+  SequenceFactory make_sequence_;
 };
 
 // The metadata file (file:// URI) of the snapshot a --db table's current

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "engine/table_definition.h"
+
 namespace quiver::cli {
 
 Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& option,
@@ -14,6 +16,7 @@ Result<std::shared_ptr<IcebergDatabase>> OpenDatabaseDir(const std::string& opti
   }
   if (dir.empty()) return std::shared_ptr<IcebergDatabase>();
   QUIVER_ASSIGN_OR_RAISE(auto db, IcebergDatabase::Open(dir, read_only));
+  db->set_sequence_factory(MakeColumnSequence);
   options->storage = db;
   return db;
 }

@@ -188,5 +188,32 @@ TEST(SqlPlaceholders, RewritesOutsideLiteralsIdentifiersAndComments) {
   EXPECT_TRUE(Parse(RewritePlaceholders("SELECT a FROM t WHERE b = ? AND c = ?", &n)).ok());
 }
 
+TEST(SqlParser, DefaultAndCheckKeepPostgresDeparsedText) {
+  auto r = Parse(
+      "CREATE TABLE t (a int DEFAULT 1 + 2 CHECK (a > 0), b text DEFAULT 'it''s' NOT NULL, "
+      "c timestamptz DEFAULT now(), CONSTRAINT k CHECK (b <> 'x' AND a BETWEEN 1 AND 9))");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& create = static_cast<const CreateTableStatement&>(*(*r)[0]);
+  ASSERT_EQ(create.columns.size(), 3u);
+  EXPECT_EQ(create.columns[0].default_text, "1 + 2");
+  EXPECT_EQ(create.columns[1].default_text, "'it''s'");
+  EXPECT_EQ(create.columns[2].default_text, "now()");
+  ASSERT_EQ(create.constraints.size(), 2u);
+  EXPECT_EQ(create.constraints[0].check_text, "a > 0");
+  EXPECT_EQ(create.constraints[1].check_text, "b <> 'x' AND a BETWEEN 1 AND 9");
+  // Each text reads back as one expression of the same shape.
+  for (const std::string text : {"1 + 2", "'it''s'", "now()", "b <> 'x' AND a BETWEEN 1 AND 9"}) {
+    auto e = ParseExpression(text);
+    ASSERT_TRUE(e.ok()) << text << ": " << e.status().ToString();
+  }
+  auto sum = ParseExpression("1 + 2");
+  ASSERT_TRUE(sum.ok());
+  EXPECT_EQ((*sum)->kind, ExprKind::kOperator) << "1 + 2";
+  EXPECT_FALSE(ParseExpression("1 +").ok());
+  EXPECT_FALSE(ParseExpression("1, 2").ok());
+  EXPECT_FALSE(ParseExpression("a FROM t").ok());
+  EXPECT_FALSE(ParseExpression("1; DROP TABLE t").ok());
+}
+
 }  // namespace
 }  // namespace quiver::sql
