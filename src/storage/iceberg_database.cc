@@ -90,27 +90,96 @@ bool HasBounds(const DataType& t) {
   return t.id != TypeId::kFloat && t.id != TypeId::kDouble;
 }
 
+// Positions of the least and greatest non-null values of `a` (-1 when all
+// are null) by `less`, counting the nulls.
+template <typename Less>
+void ArgMinMax(const ArrayData& a, Less less, int64_t* lo, int64_t* hi, int64_t* nulls) {
+  *lo = *hi = -1;
+  const bool may_have_nulls = a.MayHaveNulls();
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (may_have_nulls && a.IsNull(i)) {
+      ++*nulls;
+      continue;
+    }
+    if (*lo < 0) {
+      *lo = *hi = i;
+      continue;
+    }
+    if (less(i, *lo)) *lo = i;
+    if (less(*hi, i)) *hi = i;
+  }
+}
+
+template <typename T>
+void ArgMinMaxFixed(const ArrayData& a, int64_t* lo, int64_t* hi, int64_t* nulls) {
+  const T* v = a.GetValues<T>(1);
+  if (a.GetNullCount() == 0 && a.length > 0) {
+    // No nulls: a branch-free pass over the values, then their positions.
+    T mn = v[0];
+    T mx = v[0];
+    for (int64_t i = 1; i < a.length; ++i) {
+      mn = std::min(mn, v[i]);
+      mx = std::max(mx, v[i]);
+    }
+    *lo = std::find(v, v + a.length, mn) - v;
+    *hi = std::find(v, v + a.length, mx) - v;
+    return;
+  }
+  ArgMinMax(a, [v](int64_t x, int64_t y) { return v[x] < v[y]; }, lo, hi, nulls);
+}
+
+// A batch's row count, and per column its null count and (where
+// HasBounds) least and greatest values: typed loops for integers, dates,
+// times, timestamps and text, Value comparisons for the other types.
 UnitStatistics ComputeStatistics(const RecordBatch& b) {
   UnitStatistics s;
   s.rows = b.num_rows();
   for (int c = 0; c < b.num_columns(); ++c) {
     const ArrayData& a = *b.column(c);
-    Value lo;
-    Value hi;
     int64_t nulls = 0;
+    int64_t lo = -1;
+    int64_t hi = -1;
     const bool bounds = HasBounds(*a.type);
-    for (int64_t i = 0; i < a.length; ++i) {
-      if (a.IsNull(i)) {
-        ++nulls;
-        continue;
+    const TypeId id = a.type->id;
+    if (!bounds) {
+      nulls = a.GetNullCount();
+    } else if (a.dictionary == nullptr && id == TypeId::kInt16) {
+      ArgMinMaxFixed<int16_t>(a, &lo, &hi, &nulls);
+    } else if (a.dictionary == nullptr &&
+               (id == TypeId::kInt32 || id == TypeId::kDate32 || id == TypeId::kTime32)) {
+      ArgMinMaxFixed<int32_t>(a, &lo, &hi, &nulls);
+    } else if (a.dictionary == nullptr && (id == TypeId::kInt64 || id == TypeId::kTimestamp ||
+                                           id == TypeId::kTime64 || id == TypeId::kDate64)) {
+      ArgMinMaxFixed<int64_t>(a, &lo, &hi, &nulls);
+    } else if (a.dictionary == nullptr && id == TypeId::kString) {
+      const int32_t* off = a.GetValues<int32_t>(1);
+      const char* data = a.buffers[2] ? a.buffers[2]->data_as<char>() : "";
+      auto text = [off, data](int64_t i) {
+        return std::string_view(data + off[i], static_cast<size_t>(off[i + 1] - off[i]));
+      };
+      ArgMinMax(a, [&text](int64_t x, int64_t y) { return text(x) < text(y); }, &lo, &hi, &nulls);
+    } else if (a.dictionary == nullptr && id == TypeId::kLargeString) {
+      ArgMinMax(a, [&a](int64_t x, int64_t y) { return a.GetString(x) < a.GetString(y); }, &lo, &hi,
+                &nulls);
+    } else {
+      Value mn;
+      Value mx;
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (a.IsNull(i)) {
+          ++nulls;
+          continue;
+        }
+        Value v = ValueFromArray(a, i);
+        if (mn.is_null() || v.Compare(mn) < 0) mn = v;
+        if (mx.is_null() || v.Compare(mx) > 0) mx = std::move(v);
       }
-      if (!bounds) continue;
-      Value v = ValueFromArray(a, i);
-      if (lo.is_null() || v.Compare(lo) < 0) lo = v;
-      if (hi.is_null() || v.Compare(hi) > 0) hi = std::move(v);
+      s.min.push_back(std::move(mn));
+      s.max.push_back(std::move(mx));
+      s.nulls.push_back(nulls);
+      continue;
     }
-    s.min.push_back(std::move(lo));
-    s.max.push_back(std::move(hi));
+    s.min.push_back(lo >= 0 ? ValueFromArray(a, lo) : Value());
+    s.max.push_back(hi >= 0 ? ValueFromArray(a, hi) : Value());
     s.nulls.push_back(nulls);
   }
   return s;
