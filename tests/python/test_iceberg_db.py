@@ -487,3 +487,31 @@ def test_flight_sql_ingest_is_stored(quiver_bin, tmp_path):
         server.stop()
     assert assert_same(quiver_bin, db, "ing", "id").num_rows == 6
     assert assert_same(quiver_bin, db, "rep", "id").num_rows == 1
+
+
+def test_manifest_bounds_and_null_counts(quiver_bin, tmp_path):
+    """The column statistics a commit writes into the manifest (pyiceberg's
+    readable_metrics) are the data's null counts and least / greatest
+    values, for each type with a typed statistics loop and one without."""
+    db = tmp_path / "db"
+    quiver_sql(
+        quiver_bin, db,
+        "CREATE TABLE s (i int, b bigint, d date, ts timestamp, tz timestamptz, tm time, t text, "
+        "n numeric(10, 2), f boolean); "
+        "INSERT INTO s SELECT CASE WHEN g % 7 = 0 THEN NULL ELSE (g * 37) % 1000 - 500 END, "
+        "CASE WHEN g % 5 = 0 THEN NULL ELSE g::bigint * 1000003 END, DATE '2020-01-01' + (g * 13) % 900, "
+        "TIMESTAMP '2021-03-04 05:06:07' + g * INTERVAL '17 minutes', "
+        "TIMESTAMPTZ '2021-03-04 05:06:07+00' - g * INTERVAL '1 hour', "
+        "TIME '00:00:01' + (g % 3000) * INTERVAL '7 seconds', "
+        "CASE WHEN g % 3 = 0 THEN NULL ELSE 'v' || (g * 7919 % 1009)::text END, "
+        "(g % 400) / 4.0 - 20, g % 2 = 0 FROM generate_series(1, 20000) g")
+    ours = quiver_arrow(quiver_bin, db, "SELECT * FROM s")
+    metrics = catalog(db).load_table("public.s").inspect.files().to_pylist()[0]["readable_metrics"]
+    import pyarrow.compute as pc
+    for name in ours.column_names:
+        col = ours[name]
+        m = metrics[name]
+        assert m["null_value_count"] == col.null_count, name
+        lo, hi = pc.min_max(col).values()
+        assert m["lower_bound"] == lo.as_py(), (name, m["lower_bound"], lo)
+        assert m["upper_bound"] == hi.as_py(), (name, m["upper_bound"], hi)
