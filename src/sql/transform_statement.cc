@@ -345,7 +345,8 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
       def.kind = ConstraintDefinition::kCheck;
       def.check = std::shared_ptr<const ParsedExpr>(std::move(e));
-      QUIVER_ASSIGN_OR_RAISE(def.check_text, DeparseExpression(con.raw_expr()));
+      // Only a --db table needs the text (it refuses a CHECK without it).
+      if (auto text = DeparseExpression(con.raw_expr()); text.ok()) def.check_text = *text;
       out->constraints.push_back(std::move(def));
       return Status::OK();
     }
@@ -365,7 +366,7 @@ Status Transformer::AddConstraint(const pg_query::Constraint& con, ColumnDefinit
       if (column == nullptr) return UnsupportedAt(at, "this constraint");
       QUIVER_ASSIGN_OR_RAISE(ExprPtr e, TransformExpr(con.raw_expr()));
       column->default_value = std::shared_ptr<const ParsedExpr>(std::move(e));
-      QUIVER_ASSIGN_OR_RAISE(column->default_text, DeparseExpression(con.raw_expr()));
+      if (auto text = DeparseExpression(con.raw_expr()); text.ok()) column->default_text = *text;
       return Status::OK();
     }
     case pg_query::CONSTR_IDENTITY: {
