@@ -1,6 +1,8 @@
 // json and jsonb operators and functions (PostgreSQL 15's): -> ->> #> #>>,
-// @> <@ ? and = <> on jsonb, json[b]_extract_path[_text], json[b]_typeof,
-// json[b]_array_length, and jsonb's modifiers: || - #- jsonb_set jsonb_pretty. They work on the text itself (functions/json_scan.h):
+// @> <@ ? ?| ?& and = <> on jsonb, json[b]_extract_path[_text],
+// json[b]_typeof, json[b]_array_length, json[b]_strip_nulls, and jsonb's
+// modifiers: || - #- jsonb_set jsonb_insert jsonb_pretty. They work on the
+// text itself (functions/json_scan.h):
 // a field is found by skipping the values before it, nothing is parsed into
 // a tree. json keeps its input text, so `->` on json returns the value as
 // written; jsonb is stored normalised, so `->` on jsonb returns jsonb's text.
@@ -191,15 +193,26 @@ void AddAccessors(FunctionRegistry* r, const TypeRef& jt) {
                                   return true;
                                 });
             }});
+    const bool jsonb = IsJsonb(*jt);
     r->Add({op, {jt, int32()}, nullptr, out, nullptr,
-            [as_text](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
-                      const TypeRef& out_type) {
+            [as_text, jsonb](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                             const TypeRef& out_type) {
               StringAccess doc(args[0]);
               return StringRows(ctx, args, n, out_type,
                                 [&](int64_t i, std::string_view* v, std::string* buf) -> Result<bool> {
                                   std::string_view elem;
-                                  if (!json::ArrayElement(doc(i), ReadInt32(args[1], i), &elem)) {
-                                    return false;
+                                  const int64_t index = ReadInt32(args[1], i);
+                                  if (!json::ArrayElement(doc(i), index, &elem)) {
+                                    // PostgreSQL keeps a jsonb scalar as a one-element
+                                    // array, which -> 0 and -> -1 find ('5'::jsonb -> 0
+                                    // is 5); json's -> does not.
+                                    elem = json::TrimBlanks(doc(i));
+                                    const json::Kind k = json::KindOf(elem);
+                                    if (!jsonb || (index != 0 && index != -1) ||
+                                        k == json::Kind::kObject || k == json::Kind::kArray ||
+                                        k == json::Kind::kInvalid) {
+                                      return false;
+                                    }
                                   }
                                   if (as_text) return AsText(elem, v, buf);
                                   *v = elem;
@@ -416,7 +429,14 @@ Result<std::string> DeleteKeys(std::string_view v, Drop drop) {
   return InvalidParameter("cannot delete from scalar");
 }
 
-enum class PathOp { kReplace, kCreate, kDelete };
+// kInsertBefore / kInsertAfter are jsonb_insert's: a missing key or index
+// is created as by kCreate, an existing key is an error, and at an existing
+// index the new value goes before or after the element kept there.
+enum class PathOp { kReplace, kCreate, kDelete, kInsertBefore, kInsertAfter };
+
+bool Creates(PathOp op) {
+  return op == PathOp::kCreate || op == PathOp::kInsertBefore || op == PathOp::kInsertAfter;
+}
 
 struct PathArg {
   std::vector<std::string_view> steps;
@@ -459,6 +479,10 @@ Status SetPathObject(std::string_view v, const PathArg& path, size_t level,
     if (!found && keys[k] == step) {
       found = true;
       if (last) {
+        if (op == PathOp::kInsertBefore || op == PathOp::kInsertAfter) {
+          return InvalidParameter("cannot replace existing key")
+              .WithHint("Try using the function jsonb_set to replace key value.");
+        }
         if (op != PathOp::kDelete) AppendMember(keys[k], newval, out);
       } else {
         std::string sub;
@@ -469,7 +493,7 @@ Status SetPathObject(std::string_view v, const PathArg& path, size_t level,
       AppendMember(keys[k], values[k], out);
     }
   }
-  if (!found && last && op == PathOp::kCreate) AppendMember(step, newval, out);
+  if (!found && last && Creates(op)) AppendMember(step, newval, out);
   out->push_back('}');
   return Status::OK();
 }
@@ -492,7 +516,7 @@ Status SetPathArray(std::string_view v, const PathArg& path, size_t level,
   const bool last = level + 1 == path.steps.size();
   bool done = false;
   out->push_back('[');
-  if ((idx == kBefore || n == 0) && last && op == PathOp::kCreate) {
+  if ((idx == kBefore || n == 0) && last && Creates(op)) {
     AppendElement(newval, out);
     done = true;
   }
@@ -501,7 +525,9 @@ Status SetPathArray(std::string_view v, const PathArg& path, size_t level,
     if (i == idx) {
       done = true;
       if (last) {
+        if (op == PathOp::kInsertAfter) AppendElement(e, out);
         if (op != PathOp::kDelete) AppendElement(newval, out);
+        if (op == PathOp::kInsertBefore) AppendElement(e, out);
       } else {
         std::string sub;
         QUIVER_RETURN_NOT_OK(SetPath(e, path, level + 1, newval, op, &sub));
@@ -511,7 +537,7 @@ Status SetPathArray(std::string_view v, const PathArg& path, size_t level,
       AppendElement(e, out);
     }
   }
-  if (op == PathOp::kCreate && !done && last) AppendElement(newval, out);
+  if (Creates(op) && !done && last) AppendElement(newval, out);
   out->push_back(']');
   return Status::OK();
 }
@@ -561,6 +587,51 @@ class PathReader {
   VectorRef child_;
   PathArg path_;
 };
+
+// json_strip_nulls's text, as PostgreSQL's writes it: no blanks, keys and
+// strings unescaped and escaped again (\u0000 is 22P05, as there), numbers
+// as written, duplicate keys kept. jsonb's is this text normalised.
+Status StripNulls(std::string_view v, std::string* out) {
+  v = json::TrimBlanks(v);
+  std::vector<std::string> keys;
+  std::vector<std::string_view> values;
+  if (json::ObjectMembers(v, &keys, &values)) {
+    out->push_back('{');
+    bool first = true;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k].find('\0') != std::string::npos) {
+        return Status::Invalid("unsupported Unicode escape sequence")
+            .WithSqlState("22P05")  // untranslatable_character
+            .WithDetail("\\u0000 cannot be converted to text.");
+      }
+      if (json::KindOf(values[k]) == json::Kind::kNull) continue;
+      if (!first) out->push_back(',');
+      first = false;
+      json::AppendQuoted(keys[k], out);
+      out->push_back(':');
+      QUIVER_RETURN_NOT_OK(StripNulls(values[k], out));
+    }
+    out->push_back('}');
+    return Status::OK();
+  }
+  if (json::ArrayElements(v, &values)) {
+    out->push_back('[');
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (k > 0) out->push_back(',');
+      QUIVER_RETURN_NOT_OK(StripNulls(values[k], out));
+    }
+    out->push_back(']');
+    return Status::OK();
+  }
+  if (json::KindOf(v) == json::Kind::kString) {
+    std::string text;
+    QUIVER_RETURN_NOT_OK(json::ValueText(v, &text).status());
+    json::AppendQuoted(text, out);
+    return Status::OK();
+  }
+  out->append(v);
+  return Status::OK();
+}
 
 // jsonb's indented text (jsonb_pretty): one item a line, four spaces a level;
 // an empty container is its brackets on two lines.
@@ -730,6 +801,59 @@ void AddJsonbModify(FunctionRegistry* r) {
               }});
     }
   }
+  // jsonb_insert(target, path, new [, insert_after]): as jsonb_set, but
+  // without its shortcut for an empty container (a path into one inserts).
+  for (const bool with_after : {false, true}) {
+    std::vector<TypeRef> params = {jb, text_array, jb};
+    if (with_after) params.push_back(boolean());
+    r->Add({"jsonb_insert", params, nullptr, jb, nullptr,
+            [with_after](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                         const TypeRef& out_type) {
+              StringAccess a(args[0]), newval(args[2]);
+              PathReader paths(args[1]);
+              std::optional<kernels::BoolAccess> after;
+              if (with_after) after.emplace(args[3]);
+              return StringRows(
+                  ctx, args, n, out_type,
+                  [&](int64_t i, std::string_view* v, std::string* buf) -> Result<bool> {
+                    const std::string_view doc = json::TrimBlanks(a(i));
+                    if (!IsContainer(json::KindOf(doc))) {
+                      return InvalidParameter("cannot set path in scalar");
+                    }
+                    const PathArg* p = paths.Get(i);
+                    if (p->steps.empty()) {
+                      *v = doc;
+                      return true;
+                    }
+                    const bool insert_after = after ? (*after)(i) : false;
+                    std::string t;
+                    QUIVER_RETURN_NOT_OK(
+                        SetPath(doc, *p, 0, json::TrimBlanks(newval(i)),
+                                insert_after ? PathOp::kInsertAfter : PathOp::kInsertBefore, &t));
+                    return Normalised(t, v, buf);
+                  });
+            }});
+  }
+  // json[b]_strip_nulls: object fields whose value is null dropped, at every
+  // depth (array elements stay).
+  for (const TypeRef& jt : {json_type(), jb}) {
+    r->Add({IsJsonb(*jt) ? "jsonb_strip_nulls" : "json_strip_nulls", {jt}, nullptr, jt, nullptr,
+            [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+               const TypeRef& out_type) {
+              StringAccess a(args[0]);
+              const bool jsonb = IsJsonb(*out_type);
+              return StringRows(
+                  ctx, args, n, out_type,
+                  [&](int64_t i, std::string_view* v, std::string* buf) -> Result<bool> {
+                    std::string t;
+                    QUIVER_RETURN_NOT_OK(StripNulls(a(i), &t));
+                    if (jsonb) return Normalised(t, v, buf);
+                    *buf = std::move(t);
+                    *v = *buf;
+                    return true;
+                  });
+            }});
+  }
   r->Add({"jsonb_pretty", {jb}, nullptr, text, nullptr,
           [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
              const TypeRef& out_type) {
@@ -741,6 +865,30 @@ void AddJsonbModify(FunctionRegistry* r) {
                                 *v = *buf;
                                 return true;
                               });
+          }});
+}
+
+// jsonb ?| text[] (any of the keys) and ?& text[] (all of them), each key
+// as `?` takes it; NULL elements are skipped, as PostgreSQL does (so an
+// empty or all-NULL array gives false for ?| and true for ?&).
+void AddJsonbKeysPredicate(FunctionRegistry* r, const std::string& name, bool all) {
+  r->Add({name, {jsonb_type(), ArrayOf(utf8())}, nullptr, boolean(), nullptr,
+          [all](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                const TypeRef& out_type) {
+            StringAccess a(args[0]);
+            PathReader keys(args[1]);
+            return FixedRows<bool>(ctx, args, n, out_type,
+                                   [&](int64_t i) -> Result<std::optional<bool>> {
+                                     const PathArg* p = keys.Get(i);
+                                     const std::string_view doc = a(i);
+                                     for (size_t k = 0; k < p->steps.size(); ++k) {
+                                       if (p->nulls[k]) continue;
+                                       if (json::HasKey(doc, p->steps[k]) != all) {
+                                         return std::optional<bool>(!all);
+                                       }
+                                     }
+                                     return std::optional<bool>(all);
+                                   });
           }});
 }
 
@@ -771,6 +919,8 @@ void RegisterJsonFunctions(FunctionRegistry* r) {
   AddJsonbPredicate(r, "?", utf8(), [](std::string_view a, std::string_view b) {
     return json::HasKey(a, b);
   });
+  AddJsonbKeysPredicate(r, "?|", /*all=*/false);
+  AddJsonbKeysPredicate(r, "?&", /*all=*/true);
   AddJsonbPredicate(r, "=", jsonb, [](std::string_view a, std::string_view b) {
     return json::Equal(a, b);
   });
