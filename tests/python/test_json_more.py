@@ -113,6 +113,8 @@ QUERIES = [
     "SELECT NULL::jsonb ?| '{a}', '{\"a\":1}'::jsonb ?| NULL, '{\"a\":1}'::jsonb ?& NULL::text[], "
     "'\"a\"'::jsonb ?& '{a,a}', '[]'::jsonb ?& '{}', '{\"\":1}'::jsonb ?| '{\"\"}'",
     "SELECT id FROM d WHERE j ?| ARRAY['a', 'k'] OR j ?& '{ü,x}' ORDER BY id",
+    "SELECT '{\"a\":1}'::jsonb ? NULL, '{\"a\":1}'::jsonb ? '', '{\"\":1}'::jsonb ? '', "
+    "'[\"a\", [\"b\"]]'::jsonb ? 'b', '{\"a\": {\"b\": 1}}'::jsonb ? 'b', '[1]'::jsonb ? '1'",
     # Whole rows: keys in column order, PostgreSQL's value texts.
     "SELECT id, row_to_json(r) FROM r",
     "SELECT id, row_to_json(r, true), row_to_json(r, false), row_to_json(r, id = 1), "
@@ -141,6 +143,30 @@ QUERIES = [
     "SELECT row_to_json(a), to_json(b) FROM r a JOIN r b USING (id)",
     # Correlated: an outer query's row inside a subquery.
     "SELECT s.id, (SELECT row_to_json(s) FROM (SELECT 1) x) FROM (SELECT id, name, d, jb FROM r) s",
+    # Outer joins: the preserved side's rows are taken.
+    "SELECT row_to_json(a) FROM r a LEFT JOIN r b ON a.id = b.id + 3",
+    "SELECT to_json(b) FROM r a RIGHT JOIN r b ON a.id = b.id + 3",
+    "SELECT row_to_json(x) FROM r x, r a LEFT JOIN r b ON a.id = b.id WHERE x.id = a.id",
+    # LATERAL: the row of an item to its left.
+    "SELECT l.k FROM (SELECT id, name FROM r) s, LATERAL (SELECT row_to_json(s) AS k) l",
+    # Writes: the target's row in SET and RETURNING, ON CONFLICT's excluded row.
+    "CREATE TABLE j (id int PRIMARY KEY, v text, w jsonb); "
+    "INSERT INTO j VALUES (1, 'a', NULL), (2, 'b', NULL); "
+    "UPDATE j SET w = to_jsonb(j) WHERE id = 1; SELECT id, v, w FROM j",
+    "CREATE TABLE j (id int PRIMARY KEY, v text, w jsonb); "
+    "INSERT INTO j VALUES (1, 'a', NULL), (2, 'b', NULL); "
+    "UPDATE j SET w = to_jsonb(j) RETURNING row_to_json(j)",
+    "CREATE TABLE j (id int PRIMARY KEY, v text, w jsonb); "
+    "INSERT INTO j VALUES (1, 'a', NULL), (2, 'b', NULL); "
+    "INSERT INTO j VALUES (1, 'z', NULL) ON CONFLICT (id) DO UPDATE SET w = to_jsonb(excluded) "
+    "RETURNING row_to_json(j)",
+    "CREATE TABLE j (id int PRIMARY KEY, v text, w jsonb); "
+    "INSERT INTO j VALUES (1, 'a', NULL), (2, 'b', NULL); "
+    "UPDATE j SET w = to_jsonb(o) FROM (SELECT 2 AS id, 'x' AS q) o WHERE j.id = o.id; "
+    "SELECT id, v, w FROM j",
+    "CREATE TABLE j (id int PRIMARY KEY, v text, w jsonb); "
+    "INSERT INTO j VALUES (1, 'a', NULL), (2, 'b', NULL); "
+    "DELETE FROM j WHERE id = 2 RETURNING to_json(j)",
     # Builders and object_agg take rows too.
     "SELECT json_build_object('row', r, 'id', id), json_build_array(id, r), "
     "jsonb_build_object('r', r), jsonb_build_array(r, r) FROM r",
@@ -150,6 +176,15 @@ QUERIES = [
     "row_to_json(ROW(1, ROW(2, 'y'))), row_to_json(ROW(1, 'x'), true)",
     "SELECT id, to_json(ROW(id, name, d)), to_jsonb(ROW(tags, n)) FROM r",
     "SELECT json_agg(ROW(id, name) ORDER BY id) FROM r",
+    "SELECT row_to_json(ROW()), to_jsonb(ROW()), to_json(ROW(NULL)), row_to_json(s), to_json(s) "
+    "FROM (SELECT NULL AS x, 1 AS \"Abc\") s",
+    "SELECT row_to_json(w), rank() OVER (ORDER BY x) FROM (VALUES (2), (1)) w(x)",
+    # Many rows (several batches, a filter's selection), and per group.
+    "SELECT count(*), sum(length(row_to_json(s)::text)), sum(length(to_jsonb(s)::text)) "
+    "FROM (SELECT g, g::text AS t, ARRAY[g, -g] AS a, g * 0.5 AS h FROM generate_series(1, 100000) g) s "
+    "WHERE g % 3 = 0",
+    "SELECT g % 4, length(json_agg(s ORDER BY g)::text), md5(json_agg(s ORDER BY g)::text) "
+    "FROM (SELECT g, g::text AS t FROM generate_series(1, 20000) g) s GROUP BY 1",
     # In filters and expressions.
     "SELECT id FROM r WHERE to_jsonb(r) @> '{\"ok\": true}' ORDER BY id",
     "SELECT row_to_json(r) ->> 'name', to_jsonb(r) -> 'tags' -> 0, json_typeof(row_to_json(r)) FROM r",
@@ -200,6 +235,7 @@ ERRORS = [
     ("SELECT '{\"a\":1}'::json ?| '{a}'", "42883"),
     ("SELECT '{\"a\":1}'::jsonb ?| 'a'::text", "42883"),
     ("SELECT '{\"a\":1}'::jsonb ?& ARRAY[1]", "42883"),
+    ("SELECT '{\"a\":1}'::jsonb ?| 'a'", "22P02"),
     ("SELECT row_to_json(r) FROM r GROUP BY id", "42803"),
     ("SELECT row_to_json(id) FROM r", "42883"),
     ("SELECT row_to_json(g) FROM generate_series(1, 2) g", "42883"),
@@ -230,6 +266,8 @@ REFUSED = [
     "SELECT to_json(jj) FROM (r a JOIN r b USING (id)) jj",
     "SELECT json_agg(e ORDER BY key) FROM jsonb_each('{\"b\": [1], \"a\": null}') e",
     "SELECT row_to_json(ROW(1, r)) FROM r",
+    "SELECT json_agg(x) FROM (VALUES (ROW(1, 2))) v(x)",
+    "SELECT to_json(s) FROM (SELECT 1 AS a) s ORDER BY s",
 ]
 
 
