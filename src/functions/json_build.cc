@@ -1,5 +1,6 @@
 // SQL values to JSON, as PostgreSQL 15's datum_to_json: to_json / to_jsonb,
-// json[b]_build_object, json[b]_build_array, and the pieces json_agg,
+// json[b]_build_object, json[b]_build_array, row_to_json and __row (whole
+// rows, planner/bind_row.cc), and the pieces json_agg,
 // jsonb_agg, json_object_agg and jsonb_object_agg are bound to
 // (planner/bind_json.cc): json_agg(x) is
 // __json_wrap_array(string_agg(__json_element(x), ', ')), so grouping,
@@ -8,7 +9,8 @@
 // Value texts: numbers as PostgreSQL prints them (NaN and infinities as
 // strings), booleans true / false, dates, times and intervals as strings,
 // timestamps in ISO 8601 ("2024-02-29T10:00:00", with "+00:00" for
-// timestamptz), bytea as its \x text, json and jsonb inserted as they are.
+// timestamptz), bytea as its \x text, json and jsonb inserted as they are,
+// arrays as [..] and structs (rows) as {"name":..} without blanks.
 #include <cmath>
 #include <optional>
 #include <string>
