@@ -1,5 +1,6 @@
 // SQL values to JSON, as PostgreSQL 15's datum_to_json: to_json / to_jsonb,
-// json[b]_build_object, json[b]_build_array, and the pieces json_agg,
+// json[b]_build_object, json[b]_build_array, row_to_json and __row (whole
+// rows, planner/bind_row.cc), and the pieces json_agg,
 // jsonb_agg, json_object_agg and jsonb_object_agg are bound to
 // (planner/bind_json.cc): json_agg(x) is
 // __json_wrap_array(string_agg(__json_element(x), ', ')), so grouping,
@@ -8,8 +9,10 @@
 // Value texts: numbers as PostgreSQL prints them (NaN and infinities as
 // strings), booleans true / false, dates, times and intervals as strings,
 // timestamps in ISO 8601 ("2024-02-29T10:00:00", with "+00:00" for
-// timestamptz), bytea as its \x text, json and jsonb inserted as they are.
+// timestamptz), bytea as its \x text, json and jsonb inserted as they are,
+// arrays as [..] and structs (rows) as {"name":..} without blanks.
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,9 +28,40 @@ namespace {
 using kernels::StringAccess;
 using kernels::ValidAccess;
 
+Status AppendJson(const VectorRef& v, int64_t i, std::string* out);
+
+// A struct (a whole row, ROW(...): planner/bind_row.cc) as PostgreSQL's
+// composite_to_json writes a record: {"name":value,...} in field order, no
+// blanks, duplicate names kept; `pretty` (row_to_json(r, true)) starts each
+// field after the first on a new line, one space in. Nested values are
+// never pretty.
+Status AppendRow(const VectorRef& v, int64_t i, bool pretty, std::string* out) {
+  const ArrayData& s = *v.array;
+  const int64_t r = s.offset + v.index(i);  // a field's slot
+  out->push_back('{');
+  for (size_t k = 0; k < s.children.size(); ++k) {
+    if (k > 0) out->append(pretty ? ",\n " : ",");
+    json::AppendQuoted(s.type->children[k]->name, out);
+    out->push_back(':');
+    const ArrayData& child = *s.children[k];
+    if (child.IsNull(r)) {
+      out->append("null");
+    } else {
+      QUIVER_RETURN_NOT_OK(AppendJson(VectorRef{&child, nullptr, false}, r, out));
+    }
+  }
+  out->push_back('}');
+  return Status::OK();
+}
+
 // Appends row i of `v` (not NULL) as JSON.
 Status AppendJson(const VectorRef& v, int64_t i, std::string* out) {
   const DataType& t = *v.array->type;
+  if (t.id == TypeId::kStruct) return AppendRow(v, i, false, out);
+  if (t.id == TypeId::kNull) {
+    out->append("null");
+    return Status::OK();
+  }
   if (t.id == TypeId::kList) {
     // An array is a JSON array of its elements (NULL elements as null).
     const int64_t r = v.index(i);
@@ -120,7 +154,9 @@ Result<ArrayRef> BuildRows(KernelContext& ctx, int64_t n, const TypeRef& out_typ
 
 // An object key: the value's JSON text, quoted when it is not a string.
 Status AppendKey(const VectorRef& v, int64_t i, std::string* out) {
-  if (IsJsonOrJsonb(*v.array->type)) {
+  const DataType& t = *v.array->type;
+  if (IsJsonOrJsonb(t) || t.id == TypeId::kList || t.id == TypeId::kStruct ||
+      t.id == TypeId::kMap) {
     return Status::Invalid("key value must be scalar, not array, composite, or json")
         .WithSqlState(sqlstate::kInvalidParameterValue);
   }
@@ -214,6 +250,57 @@ void AddBuildArray(FunctionRegistry* r, const std::string& name, const TypeRef& 
   r->Add(std::move(f));
 }
 
+// row_to_json(record [, pretty boolean]): a struct only (a whole row or
+// ROW(...)); anything else is PostgreSQL's "function row_to_json(integer)
+// does not exist".
+void AddRowToJson(FunctionRegistry* r) {
+  for (const bool with_pretty : {false, true}) {
+    ScalarFunction f;
+    f.name = "row_to_json";
+    f.args = {AnyType()};
+    if (with_pretty) f.args.push_back(boolean());
+    f.return_type = json_type();
+    f.bind = [](std::vector<TypeRef>* args, TypeRef*) -> Status {
+      if ((*args)[0]->id == TypeId::kStruct) return Status::OK();
+      std::vector<ArgInfo> infos;
+      for (const auto& t : *args) infos.push_back({t, false});
+      return FunctionRegistry::Get().UndefinedFunction("row_to_json",
+                                                       CallSignature("row_to_json", infos));
+    };
+    f.kernel = [with_pretty](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                             const TypeRef& out_type) {
+      std::vector<ValidAccess> valid(args.begin(), args.end());
+      std::optional<kernels::BoolAccess> pretty;
+      if (with_pretty) pretty.emplace(args[1]);
+      return BuildRows(ctx, n, out_type, [&](int64_t i, std::string* text) -> Result<bool> {
+        for (const auto& v : valid) {
+          if (!v(i)) return false;
+        }
+        QUIVER_RETURN_NOT_OK(AppendRow(args[0], i, pretty ? (*pretty)(i) : false, text));
+        return true;
+      });
+    };
+    r->Add(std::move(f));
+  }
+  // __row(a, b, ...): the struct of its arguments; the binder sets the
+  // result type (field names) and builds it only for the functions above.
+  ScalarFunction row;
+  row.name = "__row";
+  row.varargs = AnyType();
+  row.return_type = struct_({});
+  row.strict = false;  // a row of NULLs is not NULL
+  row.kernel = [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                  const TypeRef& out_type) -> Result<ArrayRef> {
+    std::vector<ArrayRef> fields;
+    for (const auto& a : args) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayRef f, kernels::Materialize(a, n, ctx.pool));
+      fields.push_back(std::move(f));
+    }
+    return ArrayData::Make(out_type, n, {nullptr}, 0, 0, std::move(fields));
+  };
+  r->Add(std::move(row));
+}
+
 // The pieces of the JSON aggregates (see the top of this file).
 void AddAggregatePieces(FunctionRegistry* r) {
   ScalarFunction element{
@@ -231,7 +318,26 @@ void AddAggregatePieces(FunctionRegistry* r) {
         });
       }};
   element.strict = false;
+  ScalarFunction structured = element;
   r->Add(std::move(element));
+  // json_agg of arrays and rows: PostgreSQL starts each non-NULL item after
+  // the first on a new line ("[[1], null, \n [2]]"). The item carries the
+  // "\n " and __json_wrap_array_rows drops it from the first one.
+  structured.name = "__json_element_rows";
+  structured.kernel = [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                         const TypeRef& out_type) {
+    ValidAccess valid(args[0]);
+    return BuildRows(ctx, n, out_type, [&](int64_t i, std::string* text) -> Result<bool> {
+      if (!valid(i)) {
+        text->append("null");
+      } else {
+        text->append("\n ");
+        QUIVER_RETURN_NOT_OK(AppendJson(args[0], i, text));
+      }
+      return true;
+    });
+  };
+  r->Add(std::move(structured));
   ScalarFunction field{
       "__json_object_field", {AnyType(), AnyType()}, nullptr, utf8(), nullptr,
       [](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
@@ -259,20 +365,25 @@ void AddAggregatePieces(FunctionRegistry* r) {
     TypeRef out;
     const char* open;
     const char* close;
+    bool rows;  // items from __json_element_rows
   };
-  for (const Wrap& w : {Wrap{"__json_wrap_array", json_type(), "[", "]"},
-                        Wrap{"__jsonb_wrap_array", jsonb_type(), "[", "]"},
-                        Wrap{"__json_wrap_object", json_type(), "{ ", " }"},
-                        Wrap{"__jsonb_wrap_object", jsonb_type(), "{", "}"}}) {
+  for (const Wrap& w : {Wrap{"__json_wrap_array", json_type(), "[", "]", false},
+                        Wrap{"__json_wrap_array_rows", json_type(), "[", "]", true},
+                        Wrap{"__jsonb_wrap_array", jsonb_type(), "[", "]", false},
+                        Wrap{"__json_wrap_object", json_type(), "{ ", " }", false},
+                        Wrap{"__jsonb_wrap_object", jsonb_type(), "{", "}", false}}) {
     const std::string open = w.open, close = w.close;
+    const bool rows = w.rows;
     r->Add({w.name, {utf8()}, nullptr, w.out, nullptr,
-            [open, close](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
-                          const TypeRef& out_type) {
+            [open, close, rows](KernelContext& ctx, const std::vector<VectorRef>& args,
+                                int64_t n, const TypeRef& out_type) {
               ValidAccess valid(args[0]);
               StringAccess items(args[0]);
               return BuildRows(ctx, n, out_type, [&](int64_t i, std::string* text) -> Result<bool> {
                 if (!valid(i)) return false;  // no rows: NULL, as PostgreSQL
-                text->append(open).append(items(i)).append(close);
+                std::string_view s = items(i);
+                if (rows && s.substr(0, 2) == "\n ") s.remove_prefix(2);
+                text->append(open).append(s).append(close);
                 return true;
               });
             }});
@@ -288,6 +399,7 @@ void RegisterJsonBuildFunctions(FunctionRegistry* r) {
   AddBuildObject(r, "jsonb_build_object", jsonb_type());
   AddBuildArray(r, "json_build_array", json_type());
   AddBuildArray(r, "jsonb_build_array", jsonb_type());
+  AddRowToJson(r);
   AddAggregatePieces(r);
 }
 

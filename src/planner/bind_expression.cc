@@ -391,6 +391,26 @@ Result<ExprPtr> ExpressionBinder::BindColumnFields(const ParsedExpr& e) {
   return ExprPtr();
 }
 
+void ExpressionBinder::MarkCorrelated(ExprPtr* expr, int depth) {
+  VisitExpression(expr, [&](ExprPtr* x) {
+    if (auto* ref = (*x)->TryAs<ColumnRefExpression>()) ref->depth += depth;
+  });
+  // Record the correlation in every binder between here and there.
+  VisitExpression(**expr, [&](const Expression& e) {
+    const auto* x = e.TryAs<ColumnRefExpression>();
+    if (x != nullptr && x->depth > 0) {
+      Binder* at = binder_;
+      for (int d = 0; d < x->depth && at != nullptr; ++d, at = at->parent_) {
+        CorrelatedColumn cc{x->binding, x->return_type, x->alias, x->depth - d};
+        if (std::find(at->correlated_.begin(), at->correlated_.end(), cc) ==
+            at->correlated_.end()) {
+          at->correlated_.push_back(cc);
+        }
+      }
+    }
+  });
+}
+
 Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
   if (e.names.size() > 3) {
     // Only a column's fields can be named this deep.
@@ -402,26 +422,7 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
   for (Binder* b = binder_; b != nullptr; b = b->parent_, ++depth) {
     QUIVER_ASSIGN_OR_RAISE(auto r, b->ResolveColumn(e.names, e.location));
     if (!r.found) continue;
-    if (depth > 0) {
-      VisitExpression(&r.expr, [&](ExprPtr* x) {
-        if (auto* ref = (*x)->TryAs<ColumnRefExpression>()) ref->depth += depth;
-      });
-      // Record the correlation in every binder between here and there.
-      std::vector<ColumnBinding> refs;
-      VisitExpression(*r.expr, [&](const Expression& e) {
-        const auto* x = e.TryAs<ColumnRefExpression>();
-        if (x != nullptr && x->depth > 0) {
-          Binder* at = binder_;
-          for (int d = 0; d < x->depth && at != nullptr; ++d, at = at->parent_) {
-            CorrelatedColumn cc{x->binding, x->return_type, x->alias, x->depth - d};
-            if (std::find(at->correlated_.begin(), at->correlated_.end(), cc) ==
-                at->correlated_.end()) {
-              at->correlated_.push_back(cc);
-            }
-          }
-        }
-      });
-    }
+    if (depth > 0) MarkCorrelated(&r.expr, depth);
     return std::move(r.expr);
   }
   QUIVER_ASSIGN_OR_RAISE(ExprPtr field, BindColumnFields(e));
@@ -438,6 +439,11 @@ Result<ExprPtr> ExpressionBinder::BindColumnRef(const ParsedExpr& e) {
         }
       }
     }
+  }
+  if (e.names.size() == 1) {
+    // No column of that name: a FROM item's whole row (bind_row.cc).
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr row, BindWholeRow(e.names[0], e.location));
+    if (row != nullptr) return row;
   }
   if (e.names.size() >= 2) {
     // Distinguish a missing table from a missing column.
@@ -1105,7 +1111,7 @@ Result<ExprPtr> ExpressionBinder::BindFunction(const ParsedExpr& e) {
   }
   std::vector<ExprPtr> args;
   for (const auto& c : e.children) {
-    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, Bind(*c));
+    QUIVER_ASSIGN_OR_RAISE(ExprPtr b, BindArgument(name, *c));
     args.push_back(std::move(b));
   }
   if (!reg.HasScalar(name)) {
@@ -1298,7 +1304,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   std::vector<ExprPtr> args;
   Status st;
   for (const auto& c : e.children) {
-    auto b = Bind(*c);
+    auto b = BindArgument(name, *c);
     if (!b.ok()) {
       st = b.status();
       break;
@@ -1354,12 +1360,14 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   // json_agg and its kin are string_agg over the values' JSON text
   // (planner/bind_json.h); the result is wrapped below.
   const std::string json_aggregate = IsJsonAggregate(name) ? name : std::string();
+  bool json_rows = false;
   if (!json_aggregate.empty()) {
     if (e.distinct) {
       // PostgreSQL sorts the distinct values by their type's order; string_agg
       // over their JSON text would not.
       return Status::Unsupported("{}(DISTINCT ...)", name).WithPosition(e.location);
     }
+    json_rows = !args.empty() && JsonAggregateOfRows(name, *args[0]->return_type);
     QUIVER_ASSIGN_OR_RAISE(args, JsonAggregateArgs(name, std::move(args), e.location));
     name = "string_agg";
   }
@@ -1416,7 +1424,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
     if ((*aggregates_)[k]->Equals(*agg)) {
       ExprPtr ref =
           MakeColumnRef({aggregate_index_, static_cast<int>(k)}, agg->return_type, agg->alias);
-      if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref));
+      if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref), json_rows);
       return ref;
     }
   }
@@ -1425,7 +1433,7 @@ Result<ExprPtr> ExpressionBinder::BindAggregate(const ParsedExpr& e) {
   std::string alias = agg->alias;
   aggregates_->push_back(std::move(agg));
   ExprPtr ref = MakeColumnRef({aggregate_index_, k}, type, alias);
-  if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref));
+  if (!json_aggregate.empty()) return WrapJsonAggregate(json_aggregate, std::move(ref), json_rows);
   return ref;
 }
 

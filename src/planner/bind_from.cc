@@ -33,7 +33,9 @@ Result<LogicalOpPtr> Binder::BindFrom(const std::vector<std::unique_ptr<TableRef
     }
     if (plan != nullptr && IsSetReturningCall(*ref)) {
       // Its arguments may read the items before it (implicit LATERAL).
+      const size_t before = scope_.size();
       QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr p, BindSetReturningFunction(*ref, &plan));
+      MarkFunctionItems(*ref, &scope_, before);
       plan = plan == nullptr ? std::move(p)
                              : std::make_unique<LogicalCrossProduct>(std::move(plan), std::move(p));
       continue;
@@ -52,14 +54,25 @@ Result<LogicalOpPtr> Binder::BindTableRef(const TableRef& ref) {
   switch (ref.kind) {
     case TableRef::kTable:
       return BindBaseTable(ref);
-    case TableRef::kFunction:
-      return BindTableFunction(ref);
+    case TableRef::kFunction: {
+      const size_t before = scope_.size();
+      auto out = BindTableFunction(ref);
+      MarkFunctionItems(ref, &scope_, before);
+      return out;
+    }
     case TableRef::kSubquery:
       return BindSubqueryRef(*ref.subquery, ref.alias, "", ref.location);
     case TableRef::kJoin:
       return BindJoin(ref);
   }
   return Status::Invalid("bad FROM item");
+}
+
+void MarkFunctionItems(const TableRef& ref, std::vector<ScopeTable>* scope, size_t from) {
+  if (ref.kind != TableRef::kFunction || ref.function->kind != sql::ExprKind::kFunction) return;
+  const std::string& name = ref.function->name;
+  if (name.rfind("read_", 0) == 0 || name == "quiver_snapshots") return;
+  for (size_t i = from; i < scope->size(); ++i) (*scope)[i].function_item = true;
 }
 
 bool IsSetReturningCall(const TableRef& ref) {
@@ -696,18 +709,34 @@ Result<LogicalOpPtr> Binder::BindLateralSubquery(const TableRef& ref, LogicalOpP
 }
 
 Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
+  const size_t first_table = scope_.size();
   QUIVER_ASSIGN_OR_RAISE(LogicalOpPtr left, BindTableRef(*ref.left));
   const size_t left_tables = scope_.size();
+  // The tables an outer join may null-extend (their whole rows may be NULL).
+  const auto mark_nullable = [&] {
+    const bool left_null = ref.join_kind == sql::JoinKind::kRight ||
+                           ref.join_kind == sql::JoinKind::kFull;
+    const bool right_null = ref.join_kind == sql::JoinKind::kLeft ||
+                            ref.join_kind == sql::JoinKind::kFull;
+    for (size_t t = first_table; t < scope_.size(); ++t) {
+      if (t < left_tables ? left_null : right_null) scope_[t].outer_nullable = true;
+    }
+  };
   LogicalOpPtr right;
   if (IsSetReturningCall(*ref.right)) {
     QUIVER_ASSIGN_OR_RAISE(right, BindLateralFunctionJoin(ref, &left));
-    if (left == nullptr) return right;
+    MarkFunctionItems(*ref.right, &scope_, left_tables);
+    if (left == nullptr) {
+      mark_nullable();
+      return right;
+    }
   } else if (ref.right->kind == TableRef::kSubquery && ref.right->lateral) {
     const JoinType type = ref.join_kind == sql::JoinKind::kLeft    ? JoinType::kLeft
                           : ref.join_kind == sql::JoinKind::kRight ? JoinType::kRight
                           : ref.join_kind == sql::JoinKind::kFull  ? JoinType::kFull
                                                                    : JoinType::kInner;
     QUIVER_ASSIGN_OR_RAISE(right, BindLateralSubquery(*ref.right, &left, type));
+    mark_nullable();
     if (left == nullptr) {
       // `right` is the join already: the ON condition joins its residuals.
       if (!ref.using_columns.empty() || ref.natural || !ref.alias.empty()) {
@@ -728,6 +757,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
   } else {
     QUIVER_ASSIGN_OR_RAISE(right, BindTableRef(*ref.right));
   }
+  mark_nullable();
   auto join = std::make_unique<LogicalJoin>(JoinType::kInner);
   // CROSS JOIN, or NATURAL without common columns: planned as a cross product.
   bool cross = ref.join_kind == sql::JoinKind::kCross;
@@ -856,6 +886,7 @@ Result<LogicalOpPtr> Binder::BindJoin(const TableRef& ref) {
     // JOIN ... AS j: the join's columns under one name.
     ScopeTable merged;
     merged.alias = ref.alias.name;
+    merged.join_alias = true;
     for (const auto& t : scope_) {
       for (size_t i = 0; i < t.names.size(); ++i) {
         if (t.hidden[i]) continue;

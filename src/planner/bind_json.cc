@@ -14,6 +14,10 @@ bool IsJsonAggregate(const std::string& name) {
          name == "jsonb_object_agg";
 }
 
+bool JsonAggregateOfRows(const std::string& name, const DataType& arg) {
+  return name == "json_agg" && (arg.id == TypeId::kList || arg.id == TypeId::kStruct);
+}
+
 Result<std::vector<ExprPtr>> JsonAggregateArgs(const std::string& name, std::vector<ExprPtr> args,
                                                int location) {
   const bool object = name == "json_object_agg" || name == "jsonb_object_agg";
@@ -27,9 +31,12 @@ Result<std::vector<ExprPtr>> JsonAggregateArgs(const std::string& name, std::vec
   }
   // An untyped literal is text, as PostgreSQL takes it for these.
   for (auto& a : args) a = ExpressionBinder::ResolveUnknown(std::move(a));
-  ExprPtr item;
-  auto made = MakeFunction(object ? "__json_object_field" : "__json_element", std::move(args),
-                           false);
+  // json_agg of arrays and rows puts each item after the first on a new line.
+  const bool rows = JsonAggregateOfRows(name, *args[0]->return_type);
+  const char* element = object ? "__json_object_field"
+                        : rows ? "__json_element_rows"
+                               : "__json_element";
+  auto made = MakeFunction(element, std::move(args), false);
   if (!made.ok()) return made.status().WithPosition(location);
   std::vector<ExprPtr> out;
   out.push_back(std::move(made).ValueOrDie());
@@ -37,8 +44,9 @@ Result<std::vector<ExprPtr>> JsonAggregateArgs(const std::string& name, std::vec
   return out;
 }
 
-Result<ExprPtr> WrapJsonAggregate(const std::string& name, ExprPtr string_agg) {
-  const char* wrap = name == "json_agg"          ? "__json_wrap_array"
+Result<ExprPtr> WrapJsonAggregate(const std::string& name, ExprPtr string_agg, bool rows) {
+  const char* wrap = rows                        ? "__json_wrap_array_rows"
+                     : name == "json_agg"        ? "__json_wrap_array"
                      : name == "jsonb_agg"       ? "__jsonb_wrap_array"
                      : name == "json_object_agg" ? "__json_wrap_object"
                                                  : "__jsonb_wrap_object";

@@ -24,8 +24,14 @@ bool IsJsonAggregate(const std::string& name);
 Result<std::vector<ExprPtr>> JsonAggregateArgs(const std::string& name, std::vector<ExprPtr> args,
                                                int location);
 
-// The call's result over string_agg's (a reference to the aggregate).
-Result<ExprPtr> WrapJsonAggregate(const std::string& name, ExprPtr string_agg);
+// Whether json_agg's items are arrays or rows (structs), which PostgreSQL
+// puts on lines of their own: __json_element_rows and
+// __json_wrap_array_rows instead of __json_element and __json_wrap_array.
+bool JsonAggregateOfRows(const std::string& name, const DataType& arg);
+
+// The call's result over string_agg's (a reference to the aggregate);
+// `rows`: JsonAggregateOfRows of its argument.
+Result<ExprPtr> WrapJsonAggregate(const std::string& name, ExprPtr string_agg, bool rows);
 
 // The JSON set-returning functions in FROM, over constant arguments:
 // json[b]_array_elements[_text] (column value), json[b]_each[_text] (key,

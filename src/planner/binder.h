@@ -89,6 +89,14 @@ struct ScopeTable {
   // naming one, or `*` over the table, is an error rather than a column
   // silently missing (TableSource::UnreadableColumns).
   std::vector<std::pair<std::string, std::string>> unreadable;
+  // On the nullable side of an outer join (its whole row may be NULL), or a
+  // join's alias (JOIN ... AS j): whole-row references to these are refused.
+  bool outer_nullable = false;
+  bool join_alias = false;
+  // A set-returning function in FROM (generate_series, unnest, jsonb_each
+  // ...): PostgreSQL's whole row of one returning a scalar is that scalar,
+  // so whole-row references to these are refused as well.
+  bool function_item = false;
 };
 
 // A column of `schema` by name: the exact name, else the case-insensitive
@@ -321,6 +329,9 @@ bool IsSetReturningCall(const sql::TableRef& ref);
 // Whether `name` is such a function (generate_series, unnest, ...: the
 // TableFunctionRegistry's, not the read_* file readers).
 bool IsSetReturningFunction(const std::string& name);
+// Marks the scope tables from `from` on as a function's (ScopeTable::function_item)
+// when `ref` calls a PostgreSQL set-returning function (not read_parquet & co).
+void MarkFunctionItems(const sql::TableRef& ref, std::vector<ScopeTable>* scope, size_t from);
 
 // Plans the subqueries inside `*expr` as joins on top of `*root`, replacing
 // each by a reference to its result (plan_subquery.cc). `in_where` allows

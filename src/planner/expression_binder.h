@@ -83,6 +83,20 @@ class ExpressionBinder {
   Result<ExprPtr> BindSubquery(const sql::ParsedExpr& e);
   Result<ExprPtr> BindBoolean(const sql::ParsedExpr& e);
 
+  // Marks the column references of `expr`, found `depth` query levels out,
+  // as correlated (in every binder between here and there).
+  void MarkCorrelated(ExprPtr* expr, int depth);
+
+  // bind_row.cc: whole-row values (a FROM item `t`, `t.*`, ROW(...)) as the
+  // arguments of the JSON functions that take them (row_to_json, to_json,
+  // json_agg, ...): a struct<column names> built by __row. Elsewhere a
+  // whole-row reference is refused.
+  Result<ExprPtr> BindArgument(const std::string& function, const sql::ParsedExpr& arg);
+  Result<ExprPtr> BindRowConstructor(const sql::ParsedExpr& e);
+  // The whole row of the FROM item named `alias` (this query's or an outer
+  // one's); null when no FROM item has that name.
+  Result<ExprPtr> BindWholeRow(const std::string& alias, int location);
+
   // Unifies the types of `exprs` (CASE, COALESCE, IN): casts each to the
   // common type.
   Status Unify(std::vector<ExprPtr>* exprs, const char* context, int location);
@@ -96,6 +110,7 @@ class ExpressionBinder {
   int window_index_ = -1;
   const std::vector<std::shared_ptr<sql::WindowSpec>>* named_windows_ = nullptr;
   bool inside_window_ = false;
+  bool whole_row_allowed_ = false;  // binding an argument BindArgument lets be a whole row
 };
 
 // Whether a value of type `from` may be stored in a column of type `to`

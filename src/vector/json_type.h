@@ -30,7 +30,11 @@ inline bool IsJsonOrJsonb(const DataType& t) { return IsJson(t) || IsJsonb(t); }
 // type is always text (vector/value.h has no typed string constructor), so
 // json and jsonb expressions are never folded into constants: a constant
 // cast to json stays a cast (evaluated once per chunk), keeping its type.
-// Nor are arrays (lists), which a Value cannot hold.
-inline bool ValueCanHold(const DataType& t) { return !IsJsonOrJsonb(t) && t.id != TypeId::kList; }
+// Nor are arrays (lists), structs (ROW(...), planner/bind_row.cc) and
+// maps, which a Value cannot hold.
+inline bool ValueCanHold(const DataType& t) {
+  return !IsJsonOrJsonb(t) && t.id != TypeId::kList && t.id != TypeId::kStruct &&
+         t.id != TypeId::kMap;
+}
 
 }  // namespace quiver
