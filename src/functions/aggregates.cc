@@ -113,6 +113,26 @@ struct SumState {
   int64_t count;
 };
 
+Status SumOutOfRange(const char* name) {
+  return Status::NotImplemented(
+             "{}: the sum of its numeric inputs exceeds Quiver's numeric (38 digits); "
+             "PostgreSQL's numeric would hold it",
+             name)
+      .WithSqlState(sqlstate::kFeatureNotSupported)
+      .WithHint("Cast the argument to double precision.");
+}
+
+// The error of a checked sum that overflowed: PostgreSQL's for sum(integer)
+// into bigint; Quiver's limit for numeric.
+template <typename In, typename Acc>
+Status SumOverflow() {
+  if constexpr (std::is_same_v<In, int128_t>) {
+    return SumOutOfRange("sum");
+  } else {
+    return Status::Invalid("bigint out of range").WithSqlState(sqlstate::kNumericValueOutOfRange);
+  }
+}
+
 template <typename In, typename Acc>
 AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked) {
   AggregateFunction f;
@@ -139,14 +159,17 @@ AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked
         ++st->count;
       });
     });
-    if (overflow)
-      return Status::Invalid("bigint out of range").WithSqlState(sqlstate::kNumericValueOutOfRange);
+    if (overflow) return SumOverflow<In, Acc>();
     return Status::OK();
   };
   f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     auto* d = reinterpret_cast<SumState<Acc>*>(dst);
     const auto* s = reinterpret_cast<const SumState<Acc>*>(src);
-    d->sum += s->sum;
+    if constexpr (std::is_same_v<In, int128_t>) {
+      if (__builtin_add_overflow(d->sum, s->sum, &d->sum)) return SumOverflow<In, Acc>();
+    } else {
+      d->sum += s->sum;
+    }
     d->count += s->count;
     return Status::OK();
   };
@@ -176,15 +199,6 @@ struct ExactAvgState {
 };
 
 int InputScale(const DataType& t) { return t.id == TypeId::kDecimal128 ? t.scale : 0; }
-
-Status SumOutOfRange(const char* name) {
-  return Status::NotImplemented(
-             "the sum of {}'s numeric inputs exceeds Quiver's numeric (38 digits); PostgreSQL's "
-             "numeric would hold it",
-             name)
-      .WithSqlState(sqlstate::kFeatureNotSupported)
-      .WithHint("Cast the argument to double precision.");
-}
 
 template <typename In>
 AggregateFunction ExactAvg(TypeRef arg) {
@@ -1407,10 +1421,20 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
   r->Add(Sum<int64_t, int128_t, int128_t>(int64(), decimal128(kMaxDecimalPrecision, 0)));
   r->Add(Sum<int16_t, int64_t, int64_t>(int16(), int64(), true));
   {
-    AggregateFunction f = Sum<int128_t, int128_t, int128_t>(AnyDecimal(), nullptr);
+    // Checked: a sum past 128 bits or 38 digits is refused, not wrapped.
+    AggregateFunction f = Sum<int128_t, int128_t, int128_t>(AnyDecimal(), nullptr, true);
     f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
       *ret = decimal128(kMaxDecimalPrecision, (*args)[0]->scale);
       return Status::OK();
+    };
+    f.finalize = [finish = f.finalize](uint8_t** states, int64_t n, const TypeRef& out,
+                                       MemoryPool* pool) -> Result<ArrayRef> {
+      const int128_t limit = Pow10Int128(kMaxDecimalPrecision);
+      for (int64_t i = 0; i < n; ++i) {
+        const int128_t v = reinterpret_cast<const SumState<int128_t>*>(states[i])->sum;
+        if (v >= limit || v <= -limit) return SumOutOfRange("sum");
+      }
+      return finish(states, n, out, pool);
     };
     r->Add(f);
   }

@@ -173,3 +173,20 @@ def test_errors_match_postgres(pg, run_quiver, sql):
     code = pg.sqlstate(sql)
     assert code is not None, f"PostgreSQL accepts {sql}"
     assert quiver_error(run_quiver, sql)["sqlstate"] == code, sql
+
+
+BIG = "99999999999999999999999999999999999999"
+
+
+@pytest.mark.parametrize("sql", [
+    f"SELECT sum(x) FROM (VALUES ({BIG}::numeric(38,0)), ({BIG})) t(x)",
+    f"SELECT sum(x) FROM (VALUES (6{BIG[1:]}::numeric(38,0)), (6{BIG[1:]})) t(x)",
+    f"SELECT avg(x) FROM (VALUES ({BIG}::numeric(38,0)), ({BIG})) t(x)",
+    f"SELECT variance(x) FROM (VALUES ({BIG}::numeric(38,0)), ({BIG}), (1)) t(x)",
+])
+def test_sums_past_38_digits_refused(pg, run_quiver, sql):
+    """PostgreSQL's numeric sums any number of digits; Quiver's 38-digit
+    accumulator refuses rather than wraps (sum(numeric) used to wrap)."""
+    assert pg.query(sql)
+    err = quiver_error(run_quiver, sql)
+    assert err["sqlstate"] == "0A000" and "exceeds Quiver's numeric" in err["error"], err
