@@ -682,8 +682,8 @@ AggregateFunction ExactVariance(const char* name, TypeRef arg, VarKind kind) {
     d->scale = s->scale;
     return Status::OK();
   };
-  f.finalize = [kind, name](uint8_t** states, int64_t n, const TypeRef& out, MemoryPool* pool)
-      -> Result<ArrayRef> {
+  f.finalize = [kind, name](uint8_t** states, int64_t n, const TypeRef& out,
+                            MemoryPool* pool) -> Result<ArrayRef> {
     QUIVER_ASSIGN_OR_RAISE(auto values, kernels::AllocateValues(n, 16, pool));
     QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, pool));
     int128_t* dst = values->mutable_data_as<int128_t>();
@@ -692,8 +692,8 @@ AggregateFunction ExactVariance(const char* name, TypeRef arg, VarKind kind) {
       const auto* s = reinterpret_cast<const ExactVarState*>(states[i]);
       if (s->overflow) return SumOutOfRange(name);
       bool is_null = false;
-      QUIVER_RETURN_NOT_OK(pg_numeric::Variance(s->sums, s->scale, ExactKind(kind), out->scale,
-                                                &dst[i], &is_null));
+      QUIVER_RETURN_NOT_OK(
+          pg_numeric::Variance(s->sums, s->scale, ExactKind(kind), out->scale, &dst[i], &is_null));
       if (is_null) {
         ++nulls;
       } else {

@@ -192,8 +192,8 @@ Result<ArrayRef> DecimalDivide(KernelContext& ctx, const std::vector<VectorRef>&
   DispatchFixed<int128_t>(args[0], [&](auto ga) {
     DispatchFixed<int128_t>(args[1], [&](auto gb) {
       for (int64_t i = 0; i < n; ++i) {
-        if (pg_numeric::Divide(ga(i), s1, gb(i), s2, rs, &dst[i]) != pg_numeric::kOk &&
-            bad < 0 && out.IsValid(i)) {
+        if (pg_numeric::Divide(ga(i), s1, gb(i), s2, rs, &dst[i]) != pg_numeric::kOk && bad < 0 &&
+            out.IsValid(i)) {
           bad = i;
         }
       }

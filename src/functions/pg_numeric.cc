@@ -164,7 +164,8 @@ class BigUint {
     for (size_t i = 0; i < a.limbs_.size(); ++i) {
       uint64_t carry = 0;
       for (size_t j = 0; j < b.limbs_.size(); ++j) {
-        const uint64_t t = static_cast<uint64_t>(a.limbs_[i]) * b.limbs_[j] + r.limbs_[i + j] + carry;
+        const uint64_t t =
+            static_cast<uint64_t>(a.limbs_[i]) * b.limbs_[j] + r.limbs_[i + j] + carry;
         r.limbs_[i + j] = static_cast<uint32_t>(t);
         carry = t >> 32;
       }
@@ -257,7 +258,8 @@ Lead LeadOfDigits(const std::string& digits, int scale) {
   const int weight = FloorDiv4(pos);
   const int group = pos - 4 * weight + 1;  // digits in the leading base-10000 digit
   int first = 0;
-  for (int i = 0; i < group; ++i) first = first * 10 + (i < len ? digits[static_cast<size_t>(i)] - '0' : 0);
+  for (int i = 0; i < group; ++i)
+    first = first * 10 + (i < len ? digits[static_cast<size_t>(i)] - '0' : 0);
   return {weight, first};
 }
 

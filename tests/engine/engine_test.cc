@@ -54,7 +54,8 @@ TEST_F(SqlEngine, ThreeValuedLogic) {
 TEST_F(SqlEngine, Aggregates) {
   EXPECT_EQ(Query(db_, "SELECT a, count(*), count(b), sum(c), min(b) FROM t GROUP BY a ORDER BY a"),
             "1|1|1|1.50|x\n2|2|2|5.25|y\n3|1|0|NULL|NULL");
-  EXPECT_EQ(Query(db_, "SELECT count(DISTINCT a), sum(DISTINCT a), avg(a) FROM t"), "3|6|2.00000000000000000000");
+  EXPECT_EQ(Query(db_, "SELECT count(DISTINCT a), sum(DISTINCT a), avg(a) FROM t"),
+            "3|6|2.00000000000000000000");
   EXPECT_EQ(Query(db_, "SELECT count(*), sum(a) FROM t WHERE a > 10"), "0|NULL");
   EXPECT_EQ(Query(db_, "SELECT a FROM t GROUP BY a HAVING count(*) > 1"), "2");
   EXPECT_EQ(Query(db_, "SELECT sum(a) FILTER (WHERE b IS NOT NULL) FROM t"), "5");
