@@ -5,9 +5,11 @@
 //
 // Result types follow PostgreSQL: sum(smallint|integer) -> bigint,
 // sum(bigint|numeric) -> numeric, sum(real) -> real, sum(double) -> double;
-// avg(integers|numeric) -> numeric (at least 16 fraction digits), avg(floats)
-// -> double precision; count -> bigint; min/max keep the input type. An
-// aggregate over no rows is NULL, except count, which is 0.
+// avg(integers|numeric) -> numeric (PostgreSQL's sum / count, pg_numeric.h),
+// avg(floats) -> double precision; stddev / variance of integers and numeric
+// -> numeric (pg_numeric.h), of floats -> double precision; count -> bigint;
+// min/max keep the input type. An aggregate over no rows is NULL, except
+// count, which is 0.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,6 +20,7 @@
 
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/pg_numeric.h"
 #include "vector/sql_type.h"
 #include "vector/value.h"
 
@@ -110,6 +113,26 @@ struct SumState {
   int64_t count;
 };
 
+Status SumOutOfRange(const char* name) {
+  return Status::NotImplemented(
+             "{}: the sum of its numeric inputs exceeds Quiver's numeric (38 digits); "
+             "PostgreSQL's numeric would hold it",
+             name)
+      .WithSqlState(sqlstate::kFeatureNotSupported)
+      .WithHint("Cast the argument to double precision.");
+}
+
+// The error of a checked sum that overflowed: PostgreSQL's for sum(integer)
+// into bigint; Quiver's limit for numeric.
+template <typename In, typename Acc>
+Status SumOverflow() {
+  if constexpr (std::is_same_v<In, int128_t>) {
+    return SumOutOfRange("sum");
+  } else {
+    return Status::Invalid("bigint out of range").WithSqlState(sqlstate::kNumericValueOutOfRange);
+  }
+}
+
 template <typename In, typename Acc>
 AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked) {
   AggregateFunction f;
@@ -136,14 +159,17 @@ AggregateFunction SumOf(const char* name, TypeRef arg, TypeRef ret, bool checked
         ++st->count;
       });
     });
-    if (overflow)
-      return Status::Invalid("bigint out of range").WithSqlState(sqlstate::kNumericValueOutOfRange);
+    if (overflow) return SumOverflow<In, Acc>();
     return Status::OK();
   };
   f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
     auto* d = reinterpret_cast<SumState<Acc>*>(dst);
     const auto* s = reinterpret_cast<const SumState<Acc>*>(src);
-    d->sum += s->sum;
+    if constexpr (std::is_same_v<In, int128_t>) {
+      if (__builtin_add_overflow(d->sum, s->sum, &d->sum)) return SumOverflow<In, Acc>();
+    } else {
+      d->sum += s->sum;
+    }
     d->count += s->count;
     return Status::OK();
   };
@@ -162,13 +188,17 @@ AggregateFunction Sum(TypeRef arg, TypeRef ret, bool checked = false) {
   return f;
 }
 
-// avg of exact types: sum (int128, at the input's scale) / count, rounded to
-// the output scale. The state remembers the input's scale.
+// avg of exact types: sum (int128, at the input's scale) / count, as
+// PostgreSQL's numeric_div(sum, count) (pg_numeric.h). The state remembers
+// the input's scale.
 struct ExactAvgState {
   int128_t sum;
   int64_t count;
   int32_t scale;
+  bool overflow;  // the sum left 128 bits (numeric inputs only)
 };
+
+int InputScale(const DataType& t) { return t.id == TypeId::kDecimal128 ? t.scale : 0; }
 
 template <typename In>
 AggregateFunction ExactAvg(TypeRef arg) {
@@ -176,19 +206,23 @@ AggregateFunction ExactAvg(TypeRef arg) {
   f.name = "avg";
   f.args = {arg};
   f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
-    const int in_scale = (*args)[0]->id == TypeId::kDecimal128 ? (*args)[0]->scale : 0;
-    *ret = decimal128(kMaxDecimalPrecision, std::max(16, in_scale));
+    *ret = decimal128(kMaxDecimalPrecision,
+                      std::min(std::max(pg_numeric::kResultScale, InputScale(*(*args)[0])),
+                               kMaxDecimalPrecision));
     return Status::OK();
   };
   f.state_size = sizeof(ExactAvgState);
-  f.init = [](uint8_t* s) { new (s) ExactAvgState{0, 0, 0}; };
+  f.init = [](uint8_t* s) { new (s) ExactAvgState{0, 0, 0, false}; };
   f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
-    const int32_t scale =
-        args[0].array->type->id == TypeId::kDecimal128 ? args[0].array->type->scale : 0;
+    const int32_t scale = InputScale(*args[0].array->type);
     DispatchFixed<In>(args[0], [&](auto get) {
       ForValid(args, n, [&](int64_t i) {
         auto* st = reinterpret_cast<ExactAvgState*>(states[i]);
-        st->sum += static_cast<int128_t>(get(i));
+        if constexpr (std::is_same_v<In, int128_t>) {
+          st->overflow |= __builtin_add_overflow(st->sum, get(i), &st->sum);
+        } else {
+          st->sum += static_cast<int128_t>(get(i));
+        }
         ++st->count;
         st->scale = scale;
       });
@@ -199,7 +233,7 @@ AggregateFunction ExactAvg(TypeRef arg) {
     const auto* s = reinterpret_cast<const ExactAvgState*>(src);
     auto* d = reinterpret_cast<ExactAvgState*>(dst);
     if (s->count == 0) return Status::OK();
-    d->sum += s->sum;
+    d->overflow |= s->overflow || __builtin_add_overflow(d->sum, s->sum, &d->sum);
     d->count += s->count;
     d->scale = s->scale;
     return Status::OK();
@@ -217,16 +251,11 @@ AggregateFunction ExactAvg(TypeRef arg) {
         ++nulls;
         continue;
       }
+      if (s->overflow) return SumOutOfRange("avg");
       bit_util::SetBit(validity->mutable_data(), i);
-      const int k = out->scale - s->scale;
-      int128_t scaled;
-      if (k >= 0 && !__builtin_mul_overflow(s->sum, Pow10Int128(k), &scaled)) {
-        int128_t q = scaled / s->count, r = scaled % s->count;
-        if ((r < 0 ? -r : r) * 2 >= s->count) q += scaled < 0 ? -1 : 1;
-        dst[i] = q;
-      } else {
-        const long double v = static_cast<long double>(s->sum) / s->count;
-        dst[i] = static_cast<int128_t>(v * std::pow(10.0L, k));
+      if (pg_numeric::Divide(s->sum, s->scale, s->count, 0, out->scale, &dst[i]) !=
+          pg_numeric::kOk) {
+        return pg_numeric::DivideError(s->sum, s->scale, s->count, 0, out->scale, "avg");
       }
     }
     return ArrayData::Make(out, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
@@ -591,6 +620,85 @@ AggregateFunction Variance(const char* name, TypeRef arg, VarKind kind) {
       if (root) v = std::sqrt(v);
       values->mutable_data_as<double>()[i] = v;
       bit_util::SetBit(validity->mutable_data(), i);
+    }
+    return ArrayData::Make(out, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
+                           nulls);
+  };
+  return f;
+}
+
+// var_* / stddev_* of smallint, integer, bigint and numeric: numeric, as
+// PostgreSQL's numeric_stddev_internal computes it from exact sums
+// (pg_numeric.h); the state remembers the input's scale.
+struct ExactVarState {
+  pg_numeric::SquareSums sums;
+  int32_t scale;
+  bool overflow;  // sum(x) left 128 bits (numeric inputs only)
+};
+
+pg_numeric::VarianceKind ExactKind(VarKind kind) {
+  switch (kind) {
+    case VarKind::kVarSamp:
+      return pg_numeric::VarianceKind::kVarSamp;
+    case VarKind::kVarPop:
+      return pg_numeric::VarianceKind::kVarPop;
+    case VarKind::kStddevSamp:
+      return pg_numeric::VarianceKind::kStddevSamp;
+    case VarKind::kStddevPop:
+      return pg_numeric::VarianceKind::kStddevPop;
+  }
+  return pg_numeric::VarianceKind::kVarSamp;
+}
+
+template <typename In>
+AggregateFunction ExactVariance(const char* name, TypeRef arg, VarKind kind) {
+  AggregateFunction f;
+  f.name = name;
+  f.args = {arg};
+  f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
+    *ret = decimal128(kMaxDecimalPrecision,
+                      std::min(std::max(pg_numeric::kResultScale, 2 * InputScale(*(*args)[0])),
+                               kMaxDecimalPrecision));
+    return Status::OK();
+  };
+  f.state_size = sizeof(ExactVarState);
+  f.init = [](uint8_t* s) { new (s) ExactVarState{{0, 0, {0, 0, 0, 0, 0, 0}}, 0, false}; };
+  f.update = [](const std::vector<VectorRef>& args, int64_t n, uint8_t** states, MemoryPool*) {
+    const int32_t scale = InputScale(*args[0].array->type);
+    DispatchFixed<In>(args[0], [&](auto get) {
+      ForValid(args, n, [&](int64_t i) {
+        auto* st = reinterpret_cast<ExactVarState*>(states[i]);
+        st->overflow |= !pg_numeric::AddToSquareSums(&st->sums, static_cast<int128_t>(get(i)));
+        st->scale = scale;
+      });
+    });
+    return Status::OK();
+  };
+  f.combine = [](const uint8_t* src, uint8_t* dst, MemoryPool*) {
+    const auto* s = reinterpret_cast<const ExactVarState*>(src);
+    auto* d = reinterpret_cast<ExactVarState*>(dst);
+    if (s->sums.n == 0) return Status::OK();
+    d->overflow |= s->overflow || !pg_numeric::CombineSquareSums(s->sums, &d->sums);
+    d->scale = s->scale;
+    return Status::OK();
+  };
+  f.finalize = [kind, name](uint8_t** states, int64_t n, const TypeRef& out,
+                            MemoryPool* pool) -> Result<ArrayRef> {
+    QUIVER_ASSIGN_OR_RAISE(auto values, kernels::AllocateValues(n, 16, pool));
+    QUIVER_ASSIGN_OR_RAISE(auto validity, kernels::AllocateBitmap(n, pool));
+    int128_t* dst = values->mutable_data_as<int128_t>();
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const auto* s = reinterpret_cast<const ExactVarState*>(states[i]);
+      if (s->overflow) return SumOutOfRange(name);
+      bool is_null = false;
+      QUIVER_RETURN_NOT_OK(
+          pg_numeric::Variance(s->sums, s->scale, ExactKind(kind), out->scale, &dst[i], &is_null));
+      if (is_null) {
+        ++nulls;
+      } else {
+        bit_util::SetBit(validity->mutable_data(), i);
+      }
     }
     return ArrayData::Make(out, n, {nulls ? std::shared_ptr<Buffer>(validity) : nullptr, values},
                            nulls);
@@ -1313,10 +1421,20 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
   r->Add(Sum<int64_t, int128_t, int128_t>(int64(), decimal128(kMaxDecimalPrecision, 0)));
   r->Add(Sum<int16_t, int64_t, int64_t>(int16(), int64(), true));
   {
-    AggregateFunction f = Sum<int128_t, int128_t, int128_t>(AnyDecimal(), nullptr);
+    // Checked: a sum past 128 bits or 38 digits is refused, not wrapped.
+    AggregateFunction f = Sum<int128_t, int128_t, int128_t>(AnyDecimal(), nullptr, true);
     f.bind = [](std::vector<TypeRef>* args, TypeRef* ret) {
       *ret = decimal128(kMaxDecimalPrecision, (*args)[0]->scale);
       return Status::OK();
+    };
+    f.finalize = [finish = f.finalize](uint8_t** states, int64_t n, const TypeRef& out,
+                                       MemoryPool* pool) -> Result<ArrayRef> {
+      const int128_t limit = Pow10Int128(kMaxDecimalPrecision);
+      for (int64_t i = 0; i < n; ++i) {
+        const int128_t v = reinterpret_cast<const SumState<int128_t>*>(states[i])->sum;
+        if (v >= limit || v <= -limit) return SumOutOfRange("sum");
+      }
+      return finish(states, n, out, pool);
     };
     r->Add(f);
   }
@@ -1363,6 +1481,10 @@ void RegisterAggregateFunctions(FunctionRegistry* r) {
   for (const V& v : {V{"variance", VarKind::kVarSamp}, V{"var_samp", VarKind::kVarSamp},
                      V{"var_pop", VarKind::kVarPop}, V{"stddev", VarKind::kStddevSamp},
                      V{"stddev_samp", VarKind::kStddevSamp}, V{"stddev_pop", VarKind::kStddevPop}}) {
+    r->Add(ExactVariance<int32_t>(v.name, int32(), v.kind));
+    r->Add(ExactVariance<int64_t>(v.name, int64(), v.kind));
+    r->Add(ExactVariance<int16_t>(v.name, int16(), v.kind));
+    r->Add(ExactVariance<int128_t>(v.name, AnyDecimal(), v.kind));
     r->Add(Variance<double>(v.name, float64(), v.kind));
   }
   struct R {

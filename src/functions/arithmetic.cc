@@ -5,9 +5,10 @@
 //
 // numeric result types (precision capped at 38):
 //   a + b, a - b   scale max(s1, s2), precision max(p1-s1, p2-s2) + scale + 1
-//   a * b          scale s1 + s2, precision p1 + p2
-//   a / b          scale max(s1, s2, 16) (PostgreSQL keeps at least 16
-//                  significant digits), precision 38
+//   a * b          scale s1 + s2, precision p1 + p2 (past 38: scale
+//                  max(s1, s2), exact products only)
+//   a / b          scale max(s1, s2, 20), precision 38; each row's value is
+//                  PostgreSQL's (pg_numeric.h), refused where it does not fit
 //   a % b          scale max(s1, s2)
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/pg_numeric.h"
 #include "vector/sql_type.h"
 
 namespace quiver {
@@ -178,42 +180,82 @@ const int128_t kDecimalLimit = Pow10Int128(kMaxDecimalPrecision);
 
 bool DecimalOutOfRange(int128_t v) { return v >= kDecimalLimit || v <= -kDecimalLimit; }
 
-// (a * 10^k) / b rounded half away from zero; false on overflow.
-bool ScaledDivide(int128_t a, int k, int128_t b, int128_t* out) {
-  int128_t num;
-  if (!__builtin_mul_overflow(a, Pow10Int128(k), &num)) {
-    int128_t q = num / b, r = num % b;
-    if (r < 0) r = -r;
-    const int128_t bb = b < 0 ? -b : b;
-    if (r >= bb - r) q += ((num < 0) != (b < 0)) ? -1 : 1;
-    *out = q;
-    return true;
+// numeric / numeric as PostgreSQL's numeric_div: each row's quotient at its
+// own select_div_scale, stored at the column's scale (pg_numeric.h).
+Result<ArrayRef> DecimalDivide(KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                               const TypeRef& out_type) {
+  const int s1 = args[0].array->type->scale, s2 = args[1].array->type->scale;
+  const int rs = out_type->scale;
+  QUIVER_ASSIGN_OR_RAISE(auto out, kernels::MakeFixedOutput(out_type, args, n, ctx.pool));
+  int128_t* dst = out.data<int128_t>();
+  int64_t bad = -1;
+  DispatchFixed<int128_t>(args[0], [&](auto ga) {
+    DispatchFixed<int128_t>(args[1], [&](auto gb) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (pg_numeric::Divide(ga(i), s1, gb(i), s2, rs, &dst[i]) != pg_numeric::kOk && bad < 0 &&
+            out.IsValid(i)) {
+          bad = i;
+        }
+      }
+    });
+  });
+  if (bad >= 0) {
+    Status st;
+    DispatchFixed<int128_t>(args[0], [&](auto ga) {
+      DispatchFixed<int128_t>(args[1], [&](auto gb) {
+        st = pg_numeric::DivideError(ga(bad), s1, gb(bad), s2, rs, "division");
+      });
+    });
+    return st;
   }
-  // Long division digit by digit: q = a / b, then append k fraction digits.
-  int128_t q = a / b, r = a % b;
-  const bool neg = (a < 0) != (b < 0);
-  if (q < 0) q = -q;
-  if (r < 0) r = -r;
-  const int128_t bb = b < 0 ? -b : b;
-  for (int i = 0; i < k; ++i) {
-    // r < bb, so r * 10 may overflow only when bb > 10^37.
-    int128_t r10;
-    if (__builtin_mul_overflow(r, 10, &r10)) return false;
-    const int128_t digit = r10 / bb;
-    r = r10 % bb;
-    if (__builtin_mul_overflow(q, 10, &q)) return false;
-    q += digit;
+  return kernels::FinishFixed(out_type, n, std::move(out));
+}
+
+// numeric * numeric: PostgreSQL's exact product (scale s1 + s2), stored at
+// the column's scale (smaller when s1 + s2 passes 38; then the digits
+// dropped must be zeros). Factors of up to 18 digits multiply in one
+// 64x64->128 step; the rest go through pg_numeric::Multiply.
+Result<ArrayRef> DecimalMultiply(KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                                 const TypeRef& out_type) {
+  const int product_scale = args[0].array->type->scale + args[1].array->type->scale;
+  const int rs = out_type->scale;
+  QUIVER_ASSIGN_OR_RAISE(auto out, kernels::MakeFixedOutput(out_type, args, n, ctx.pool));
+  int128_t* dst = out.data<int128_t>();
+  int64_t bad = -1;
+  DispatchFixed<int128_t>(args[0], [&](auto ga) {
+    DispatchFixed<int128_t>(args[1], [&](auto gb) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int128_t a = ga(i), b = gb(i);
+        if (product_scale == rs) {
+          if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b) {
+            dst[i] = static_cast<int128_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b);
+            if (!DecimalOutOfRange(dst[i])) continue;
+          } else if (!__builtin_mul_overflow(a, b, &dst[i]) && !DecimalOutOfRange(dst[i])) {
+            continue;
+          }
+        }
+        if (pg_numeric::Multiply(a, b, product_scale, rs, &dst[i]) != pg_numeric::kOk && bad < 0 &&
+            out.IsValid(i)) {
+          bad = i;
+        }
+      }
+    });
+  });
+  if (bad >= 0) {
+    Status st;
+    DispatchFixed<int128_t>(args[0], [&](auto ga) {
+      DispatchFixed<int128_t>(args[1], [&](auto gb) {
+        st = pg_numeric::MultiplyError(ga(bad), gb(bad), product_scale, rs);
+      });
+    });
+    return st;
   }
-  if (r >= bb - r) q += 1;
-  *out = neg ? -q : q;
-  return true;
+  return kernels::FinishFixed(out_type, n, std::move(out));
 }
 
 ScalarKernel DecimalKernel(Op op) {
   return [op](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
               const TypeRef& out) -> Result<ArrayRef> {
-    const int s1 = args[0].array->type->scale, s2 = args[1].array->type->scale;
-    const int rs = out->scale;
     Result<ArrayRef> r = Status::Invalid("bad operator");
     switch (op) {
       case Op::kAdd:
@@ -234,39 +276,10 @@ ScalarKernel DecimalKernel(Op op) {
                                                                   : 0;
                                                      });
         break;
-      case Op::kMul: {
-        const int drop = s1 + s2 - rs;  // > 0 only when the scale was capped
-        r = BinaryLoop<int128_t, int128_t, int128_t>(
-            args, n, out, ctx.pool, [drop](int128_t a, int128_t b, int128_t* o) {
-              // Both factors fit 64 bits (decimals up to 18 digits): one
-              // 64x64->128 multiply that cannot overflow.
-              if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b) {
-                *o = static_cast<int128_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b);
-              } else if (__builtin_mul_overflow(a, b, o)) {
-                return 1;
-              }
-              if (drop > 0) {
-                bool overflow;
-                *o = RescaleDecimal(*o, drop, 0, &overflow);
-              }
-              return DecimalOutOfRange(*o) ? 1 : 0;
-            });
-        break;
-      }
-      case Op::kDiv: {
-        const int k = rs - s1 + s2;
-        r = BinaryLoop<int128_t, int128_t, int128_t>(
-            args, n, out, ctx.pool, [k](int128_t a, int128_t b, int128_t* o) {
-              if (b == 0) {
-                *o = 0;
-                return 2;
-              }
-              if (k < 0) return 1;  // cannot happen: the result scale is >= s1
-              if (!ScaledDivide(a, k, b, o)) return 1;
-              return DecimalOutOfRange(*o) ? 1 : 0;
-            });
-        break;
-      }
+      case Op::kMul:
+        return DecimalMultiply(ctx, args, n, out);
+      case Op::kDiv:
+        return DecimalDivide(ctx, args, n, out);
       case Op::kMod:
         r = BinaryLoop<int128_t, int128_t, int128_t>(args, n, out, ctx.pool,
                                                      [](int128_t a, int128_t b, int128_t* o) {
@@ -304,12 +317,17 @@ Status BindDecimal(Op op, std::vector<TypeRef>* args, TypeRef* ret) {
       return Status::OK();
     }
     case Op::kMul: {
-      const int s = std::min(s1 + s2, kMaxDecimalPrecision);
-      *ret = decimal128(std::max(cap(p1 + p2), s), s);
+      // PostgreSQL's product has scale s1 + s2; past 38 Quiver keeps the
+      // larger input scale and requires the digits dropped to be zeros.
+      if (s1 + s2 <= kMaxDecimalPrecision) {
+        *ret = decimal128(std::max(cap(p1 + p2), s1 + s2), s1 + s2);
+      } else {
+        *ret = decimal128(kMaxDecimalPrecision, std::max(s1, s2));
+      }
       return Status::OK();
     }
     case Op::kDiv: {
-      const int s = std::min(std::max({s1, s2, 16}), kMaxDecimalPrecision);
+      const int s = std::min(std::max({s1, s2, pg_numeric::kResultScale}), kMaxDecimalPrecision);
       *ret = decimal128(kMaxDecimalPrecision, s);
       return Status::OK();
     }

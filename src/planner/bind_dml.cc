@@ -27,6 +27,7 @@
 // Subqueries become mark / single / left joins, which keep every row of the
 // scan, so the projection sees each row of the table exactly once.
 #include <map>
+#include <optional>
 
 #include "catalog/memory_table.h"
 #include "catalog/table_constraints.h"
@@ -536,6 +537,96 @@ Result<BoundQuery> Binder::BindInsert(const sql::InsertStatement& s) {
   return PlanInsert(std::move(table), std::move(q), mapping, false, &s);
 }
 
+namespace {
+
+// PostgreSQL's exprTypmod for CREATE TABLE AS: the varchar(n) / char(n)
+// length a text output column keeps. A column read as it is (through
+// projections, subqueries, joins, GROUP BY, DISTINCT) keeps its table
+// column's; an explicit cast gives its own (none for text / varchar);
+// CASE, COALESCE and UNION / INTERSECT / EXCEPT keep a length all their
+// branches share; any other expression has none.
+CharLength LengthOfBinding(const LogicalOperator& op, ColumnBinding b);
+
+CharLength LengthOfExpr(const Expression& e, const LogicalOperator& input) {
+  if (e.return_type->id != TypeId::kString || !ExtensionName(*e.return_type).empty()) return {};
+  if (e.cast_length != 0) {
+    if (e.cast_length < 0) return {};
+    return {e.cast_length, e.cast_blank_padded};
+  }
+  auto shared = [&](const std::vector<const Expression*>& branches) -> CharLength {
+    if (branches.empty()) return {};
+    const CharLength first = LengthOfExpr(*branches[0], input);
+    for (size_t i = 1; i < branches.size(); ++i) {
+      if (!(LengthOfExpr(*branches[i], input) == first)) return {};
+    }
+    return first;
+  };
+  switch (e.type) {
+    case ExprType::kColumnRef: {
+      const auto& ref = e.As<ColumnRefExpression>();
+      return ref.depth == 0 ? LengthOfBinding(input, ref.binding) : CharLength{};
+    }
+    case ExprType::kCase: {
+      std::vector<const Expression*> results;
+      for (size_t i = 1; i < e.children.size(); i += 2) results.push_back(e.children[i].get());
+      results.push_back(e.children.back().get());
+      return shared(results);
+    }
+    case ExprType::kCoalesce: {
+      std::vector<const Expression*> args;
+      for (const auto& c : e.children) args.push_back(c.get());
+      return shared(args);
+    }
+    default:
+      return {};
+  }
+}
+
+CharLength LengthOfBinding(const LogicalOperator& op, ColumnBinding b) {
+  const auto at = static_cast<size_t>(b.column);
+  if (const auto* get = op.TryAs<LogicalGet>()) {
+    if (get->table_index != b.table) return {};
+    const auto* table = dynamic_cast<const MemoryTable*>(get->table.get());
+    if (table == nullptr || table->constraints() == nullptr) return {};
+    return table->constraints()->LengthOf(b.column);
+  }
+  if (const auto* proj = op.TryAs<LogicalProjection>()) {
+    if (proj->table_index == b.table) {
+      return at < proj->expressions.size() ? LengthOfExpr(*proj->expressions[at], *op.children[0])
+                                           : CharLength{};
+    }
+  }
+  if (const auto* agg = op.TryAs<LogicalAggregate>()) {
+    if (agg->group_index == b.table) {
+      return at < agg->groups.size() ? LengthOfExpr(*agg->groups[at], *op.children[0])
+                                     : CharLength{};
+    }
+    if (agg->aggregate_index == b.table) return {};
+  }
+  if (const auto* setop = op.TryAs<LogicalSetOp>()) {
+    if (setop->table_index == b.table) {
+      std::optional<CharLength> common;
+      for (const auto& child : op.children) {
+        const auto bindings = child->GetColumnBindings();
+        if (at >= bindings.size()) return {};
+        const CharLength l = LengthOfBinding(*child, bindings[at]);
+        if (common && !(*common == l)) return {};
+        common = l;
+      }
+      return common.value_or(CharLength{});
+    }
+  }
+  // Filters, sorts, limits, joins, DISTINCT: the binding comes from a child.
+  for (const auto& child : op.children) {
+    for (const ColumnBinding& cb : child->GetColumnBindings()) {
+      if (cb == b) return LengthOfBinding(*child, b);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
                                              std::shared_ptr<MemoryTable>* table) {
   Binder source_binder(state_);
@@ -546,14 +637,21 @@ Result<BoundQuery> Binder::BindCreateTableAs(const sql::CreateTableStatement& s,
   }
   std::vector<FieldRef> fields;
   std::vector<int> mapping;
+  auto constraints = std::make_shared<TableConstraints>();
+  const std::vector<ColumnBinding> outputs = q.plan->GetColumnBindings();
   for (size_t i = 0; i < q.names.size(); ++i) {
     // A column of NULLs needs a type to be stored: text, as PostgreSQL's
     // unknown resolves.
     TypeRef t = q.types[i]->id == TypeId::kNull ? utf8() : q.types[i];
     fields.push_back(field(i < s.as_columns.size() ? s.as_columns[i] : q.names[i], t));
     mapping.push_back(static_cast<int>(i));
+    constraints->lengths.push_back(i < outputs.size() ? LengthOfBinding(*q.plan, outputs[i])
+                                                      : CharLength{});
   }
-  *table = std::make_shared<MemoryTable>(s.name, schema(std::move(fields)));
+  *table = std::make_shared<MemoryTable>(
+      s.name, schema(std::move(fields)),
+      constraints->HasLengths() ? std::shared_ptr<const TableConstraints>(std::move(constraints))
+                                : nullptr);
   return PlanInsert(*table, std::move(q), mapping);
 }
 

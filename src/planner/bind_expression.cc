@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog/catalog.h"
+#include "columnar/extension_type.h"
 #include "functions/cast.h"
 #include "functions/numeric_format.h"
 #include "planner/bind_json.h"
@@ -745,6 +746,10 @@ Result<ExprPtr> ExpressionBinder::BindCast(const ParsedExpr& e) {
     args.push_back(MakeConstant(Value::Int64(e.type_name.modifiers[0])));
     QUIVER_ASSIGN_OR_RAISE(out, MakeFunction("left", std::move(args), false));
     out->alias = e.type_name.name;
+    out->cast_length = static_cast<int32_t>(e.type_name.modifiers[0]);
+    out->cast_blank_padded = e.type_name.name == "bpchar";
+  } else if (!e.type_name.is_array && to->id == TypeId::kString && ExtensionName(*to).empty()) {
+    out->cast_length = -1;  // text, varchar: no length (the cast itself may be a no-op)
   }
   return out;
 }

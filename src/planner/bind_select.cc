@@ -387,8 +387,17 @@ Status Binder::BindSelectList(const SelectNode& node, SelectBinding* sb) {
       QUIVER_ASSIGN_OR_RAISE(e, eb.Bind(*t.parsed));
     }
     e = ExpressionBinder::ResolveUnknown(std::move(e));
-    if (sb->has_aggregates)
+    if (sb->has_aggregates) {
+      // A cast the group key stands for (`v::text ... GROUP BY v`) keeps
+      // telling CREATE TABLE AS its length.
+      const int32_t cast_length = e->cast_length;
+      const bool cast_blank_padded = e->cast_blank_padded;
       QUIVER_RETURN_NOT_OK(ReferToAggregation(*sb, &e, t.parsed ? t.parsed->location : -1));
+      if (e->cast_length == 0) {
+        e->cast_length = cast_length;
+        e->cast_blank_padded = cast_blank_padded;
+      }
+    }
     e->alias = t.name;
     sb->select_exprs.push_back(std::move(e));
     sb->names.push_back(t.name);

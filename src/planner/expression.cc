@@ -12,6 +12,8 @@ ExprPtr Expression::Copy() const {
   ExprPtr e = CopyNode();
   e->alias = alias;
   e->unknown_literal = unknown_literal;
+  e->cast_length = cast_length;
+  e->cast_blank_padded = cast_blank_padded;
   e->children.reserve(children.size());
   for (const auto& c : children) e->children.push_back(c->Copy());
   return e;

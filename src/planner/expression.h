@@ -88,6 +88,12 @@ struct Expression {
   // not been given a type yet: PostgreSQL's `unknown`, which takes whatever
   // type its context needs. Part of the type, so every kind has it.
   bool unknown_literal = false;
+  // Text only: the varchar(n) / char(n) length an explicit cast gave it
+  // (PostgreSQL's typmod, which CREATE TABLE AS keeps: bind_dml.cc
+  // LengthOfOutput); -1: a cast to a type without one (text, varchar); 0:
+  // no cast here.
+  int32_t cast_length = 0;
+  bool cast_blank_padded = false;  // the cast was to char(n)
   std::vector<ExprPtr> children;  // operands (see the kinds above)
 
   virtual ~Expression() = default;

@@ -54,7 +54,8 @@ TEST_F(SqlEngine, ThreeValuedLogic) {
 TEST_F(SqlEngine, Aggregates) {
   EXPECT_EQ(Query(db_, "SELECT a, count(*), count(b), sum(c), min(b) FROM t GROUP BY a ORDER BY a"),
             "1|1|1|1.50|x\n2|2|2|5.25|y\n3|1|0|NULL|NULL");
-  EXPECT_EQ(Query(db_, "SELECT count(DISTINCT a), sum(DISTINCT a), avg(a) FROM t"), "3|6|2.0000000000000000");
+  EXPECT_EQ(Query(db_, "SELECT count(DISTINCT a), sum(DISTINCT a), avg(a) FROM t"),
+            "3|6|2.00000000000000000000");
   EXPECT_EQ(Query(db_, "SELECT count(*), sum(a) FROM t WHERE a > 10"), "0|NULL");
   EXPECT_EQ(Query(db_, "SELECT a FROM t GROUP BY a HAVING count(*) > 1"), "2");
   EXPECT_EQ(Query(db_, "SELECT sum(a) FILTER (WHERE b IS NOT NULL) FROM t"), "5");
@@ -96,7 +97,7 @@ TEST_F(SqlEngine, JoinsAndSetOperations) {
 
 TEST_F(SqlEngine, TypesAndCasts) {
   EXPECT_EQ(Query(db_, "SELECT 7 / 2, -7 / 2, 7 % 3, 7.0 / 2, 1.5 * 2, 10 / 4.0"),
-            "3|-3|1|3.5000000000000000|3.0|2.5000000000000000");
+            "3|-3|1|3.50000000000000000000|3.0|2.50000000000000000000");
   EXPECT_EQ(Query(db_, "SELECT CAST('12.345' AS numeric(5,2)), '42'::int + 1, 2.5::int, 3.5::float8::int"),
             "12.35|43|3|4");
   EXPECT_EQ(Query(db_, "SELECT date '1998-12-01' - interval '90' day, date '2024-03-31' + interval '1 month'"),

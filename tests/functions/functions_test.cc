@@ -76,7 +76,12 @@ TEST(FunctionsResolution, AggregateResultTypes) {
   EXPECT_EQ(type_of("sum", {Arg(int32())}), "int64");
   EXPECT_EQ(type_of("sum", {Arg(int64())}), "decimal128(38, 0)");
   EXPECT_EQ(type_of("sum", {Arg(float64())}), "double");
-  EXPECT_EQ(type_of("avg", {Arg(int32())}), "decimal128(38, 16)");
+  EXPECT_EQ(type_of("avg", {Arg(int32())}), "decimal128(38, 20)");
+  // PostgreSQL: stddev / variance of integers and numeric are numeric.
+  EXPECT_EQ(type_of("stddev", {Arg(int32())}), "decimal128(38, 20)");
+  EXPECT_EQ(type_of("var_pop", {Arg(decimal128(10, 2))}), "decimal128(38, 20)");
+  EXPECT_EQ(type_of("variance", {Arg(decimal128(30, 15))}), "decimal128(38, 30)");
+  EXPECT_EQ(type_of("stddev", {Arg(float64())}), "double");
   EXPECT_EQ(type_of("count_star", {}), "int64");  // count(*)
   EXPECT_EQ(type_of("count", {Arg(utf8())}), "int64");
   EXPECT_EQ(type_of("min", {Arg(utf8())}), "string");
@@ -238,7 +243,11 @@ TEST_F(FunctionsSql, CastsAndRounding) {
        "ERROR: value \"9223372036854775808\" is out of range for type bigint"},
       {"SELECT 'maybe'::bool", "ERROR: invalid input syntax for type boolean: \"maybe\""},
       {"SELECT 'yes'::bool, 'on'::bool, '0'::bool", "t|t|f"},
-      {"SELECT 10::numeric / 4", "2.5000000000000000"},
+      // PostgreSQL: 2.5000000000000000 (scale 16 for this quotient); Quiver's
+      // column scale is 20, the value the same.
+      {"SELECT 10::numeric / 4", "2.50000000000000000000"},
+      {"SELECT 1::numeric / 3, 10000::numeric / 3",
+       "0.33333333333333333333|3333.33333333333333330000"},
   });
   // PostgreSQL puts the precision and scale into DETAIL; Quiver into the message.
   EXPECT_EQ(Rows(db_, "SELECT 1000::numeric(3,0)").rfind("ERROR: numeric field overflow", 0), 0u);
@@ -357,7 +366,7 @@ TEST_F(FunctionsSql, Aggregates) {
       {"SELECT avg(a), sum(c), avg(c), max(b), min(c), count(DISTINCT b), bool_and(a > 1), "
        "string_agg(b, ',')"
        " FROM t",
-       "2.0000000000000000|6.75|2.2500000000000000|z|1.50|3|f|x,y,z"},
+       "2.00000000000000000000|6.75|2.25000000000000000000|z|1.50|3|f|x,y,z"},
       {"SELECT sum(a), avg(a), min(b), bool_or(a > 5), string_agg(b, ',') FROM t WHERE a > 10",
        "NULL|NULL|NULL|NULL|NULL"},
       {"SELECT stddev_samp(a), var_pop(a::float8) FROM t WHERE a = 1", "NULL|0"},

@@ -207,8 +207,13 @@ TEST_F(PlannerBinder, ResultNamesAndTypes) {
       {"sum(a)", "sum", "int64"},
       {"sum(g)", "sum", "decimal128(38, 0)"},
       {"sum(c)", "sum", "decimal128(38, 2)"},
-      {"avg(a)", "avg", "decimal128(38, 16)"},
+      {"avg(a)", "avg", "decimal128(38, 20)"},
       {"avg(f)", "avg", "double"},
+      {"c / 3", "?column?", "decimal128(38, 20)"},
+      {"stddev(a)", "stddev", "decimal128(38, 20)"},
+      {"variance(c)", "variance", "decimal128(38, 20)"},
+      {"var_pop(g)", "var_pop", "decimal128(38, 20)"},
+      {"stddev_samp(f)", "stddev_samp", "double"},
       {"count(*)", "count", "int64"},
       {"count(DISTINCT a)", "count", "int64"},
       {"min(b)", "min", "string"},
@@ -254,11 +259,6 @@ TEST_F(PlannerBinder, ResultTypesThatDifferFromPostgres) {
   // PostgreSQL: real + integer is double precision (float8); Quiver gives real (float32).
   EXPECT_KNOWN_BUG(type_of("f + a") == "float",
                    "real + integer is real, PostgreSQL: double precision");
-  // PostgreSQL: stddev / variance of integer or numeric are numeric; Quiver gives double.
-  EXPECT_KNOWN_BUG(type_of("stddev(a)") == "double",
-                   "stddev(integer) is double, PostgreSQL: numeric");
-  EXPECT_KNOWN_BUG(type_of("variance(c)") == "double",
-                   "variance(numeric) is double, PostgreSQL: numeric");
   // PostgreSQL: date_trunc(text, date) casts the date to timestamptz and returns
   // timestamp with time zone; Quiver returns timestamp without time zone.
   EXPECT_KNOWN_BUG(type_of("date_trunc('year', date '2024-02-29')") == "timestamp[us]",

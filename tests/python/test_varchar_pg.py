@@ -13,7 +13,8 @@ UPDATE) a value longer than n characters is PostgreSQL's 22001 unless the
 characters past n are all spaces (then it is cut to n): each ASSIGN case
 runs the same script on both, going on after errors, and compares the
 SQLSTATEs in order and the final rows. The lengths of a --db table survive
-reopening it.
+reopening it. CREATE TABLE AS keeps a column's length where PostgreSQL's
+exprTypmod does (CTAS).
 """
 
 import json
@@ -126,6 +127,92 @@ ASSIGN = {
                          "ALTER TABLE tab DROP COLUMN v",
                          "INSERT INTO tab VALUES (4, 'abc')"],
 }
+
+
+# CREATE TABLE AS keeps the varchar(n) / char(n) of a column read as it is
+# and of an explicit cast, as PostgreSQL's exprTypmod (CASE / COALESCE /
+# UNION whose branches agree too); other expressions make text. Each script
+# then inserts values too long for the lengths PostgreSQL kept.
+SRC = ["CREATE TABLE src (k int, v varchar(3), c char(4), x text)",
+       "INSERT INTO src VALUES (1, 'abc', 'ab', 'long text'), (2, NULL, NULL, 'x')"]
+
+CTAS = {
+    "columns_and_casts": SRC + [
+        "CREATE TABLE tab AS SELECT k, v, c, v::text AS vt, x::varchar(2) AS x2, "
+        "v::varchar(5) AS v5, c::varchar(6) AS c6, x::char(3) AS x3, x::varchar AS xv, "
+        "'abc'::varchar(4) AS lit FROM src",
+        "INSERT INTO tab (k, v) VALUES (3, 'abcd')",
+        "INSERT INTO tab (k, c) VALUES (4, 'abcde')",
+        "INSERT INTO tab (k, vt) VALUES (5, 'abcdefgh')",
+        "INSERT INTO tab (k, x2) VALUES (6, 'abc')",
+        "INSERT INTO tab (k, v5) VALUES (7, 'abcdef')",
+        "INSERT INTO tab (k, v5) VALUES (8, 'abcde')",
+        "INSERT INTO tab (k, c6) VALUES (9, 'abcdefg')",
+        "INSERT INTO tab (k, x3) VALUES (10, 'abcd')",
+        "INSERT INTO tab (k, xv) VALUES (11, 'abcdefgh')",
+        "INSERT INTO tab (k, lit) VALUES (12, 'abcde')",
+        "UPDATE tab SET v = v || 'z' WHERE k = 1"],
+    "expressions": SRC + [
+        "CREATE TABLE tab AS SELECT k, CASE WHEN k > 0 THEN v ELSE v END AS cs, "
+        "CASE WHEN k > 0 THEN v END AS cs2, coalesce(v, v) AS co, coalesce(v, x) AS co2, "
+        "v || '' AS cat, upper(v) AS up, nullif(v, 'a') AS ni FROM src",
+        "INSERT INTO tab (k, cs) VALUES (3, 'abcd')",
+        "INSERT INTO tab (k, cs2) VALUES (4, 'abcd')",
+        "INSERT INTO tab (k, co) VALUES (5, 'abcd')",
+        "INSERT INTO tab (k, co2) VALUES (6, 'abcd')",
+        "INSERT INTO tab (k, cat) VALUES (7, 'abcd')",
+        "INSERT INTO tab (k, up) VALUES (8, 'abcd')",
+        "INSERT INTO tab (k, ni) VALUES (9, 'abcd')"],
+    "queries": SRC + [
+        "CREATE TABLE u1 AS SELECT v FROM src UNION SELECT v FROM src",
+        "INSERT INTO u1 VALUES ('abcd')",
+        "CREATE TABLE u2 AS SELECT v FROM src UNION ALL SELECT x FROM src",
+        "INSERT INTO u2 VALUES ('abcd')",
+        "CREATE TABLE u3 AS SELECT v, max(v) AS m, count(*) AS n FROM src GROUP BY v",
+        "INSERT INTO u3 VALUES ('abcd', 'x', 1)",
+        "INSERT INTO u3 VALUES ('a', 'abcdef', 1)",
+        "CREATE TABLE u7 AS SELECT v::text AS t, v::varchar(5) AS v5, v FROM src GROUP BY v",
+        "INSERT INTO u7 VALUES ('abcdef', 'ab', 'a')",
+        "INSERT INTO u7 VALUES ('a', 'abcdef', 'a')",
+        "INSERT INTO u7 VALUES ('a', 'a', 'abcd')",
+        "CREATE TABLE u4 AS SELECT DISTINCT s.v AS v FROM (SELECT v FROM src WHERE k > 0) s",
+        "INSERT INTO u4 VALUES ('abcd')",
+        "CREATE TABLE u5 AS SELECT b.v FROM src a JOIN src b USING (k) ORDER BY 1 LIMIT 5",
+        "INSERT INTO u5 VALUES ('abcd')",
+        "CREATE TABLE u6 AS WITH w AS (SELECT v, c FROM src) SELECT * FROM w",
+        "INSERT INTO u6 VALUES ('abc', 'abcde')",
+        "CREATE TABLE tab AS SELECT k, v FROM src WHERE k = 1",
+        "INSERT INTO tab VALUES (3, 'abcd')"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CTAS))
+def test_create_table_as_keeps_lengths_as_postgres(pg, quiver_bin, name):
+    errors = script_oracle.assert_same(pg, quiver_bin, CTAS[name], "SELECT k, v FROM tab ORDER BY k"
+                                       if name != "expressions" else "SELECT k, cs, co FROM tab ORDER BY k")
+    assert "22001" in [e[0] for e in errors], name
+
+
+def test_create_table_as_lengths_survive_reopening_db(quiver_bin, tmp_path):
+    db = tmp_path / "db"
+
+    def run(sql, check=True):
+        return subprocess.run([str(quiver_bin), "sql", "--db", str(db), "--format", "json", sql],
+                              capture_output=True, text=True, check=check)
+
+    run("CREATE TABLE src (k int, v varchar(3), t text)")
+    run("INSERT INTO src VALUES (1, 'abc', 'long text')")
+    run("CREATE TABLE tab AS SELECT k, v, t::varchar(4) AS t4, t FROM src")
+    for sql in ["INSERT INTO tab VALUES (2, 'abcd', 'a', 'x')",
+                "INSERT INTO tab VALUES (2, 'a', 'abcde', 'x')"]:
+        proc = run(sql, check=False)
+        assert proc.returncode != 0, sql
+        assert json.loads(proc.stderr.strip().splitlines()[-1])["sqlstate"] == "22001", proc.stderr
+    run("INSERT INTO tab VALUES (3, 'ab ', 'abcd  ', 'any length at all')")
+    out = run("SELECT k, v, t4, t FROM tab ORDER BY k").stdout
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert rows == [{"k": 1, "v": "abc", "t4": "long", "t": "long text"},
+                    {"k": 3, "v": "ab ", "t4": "abcd", "t": "any length at all"}]
 
 
 @pytest.mark.parametrize("name", sorted(ASSIGN))
