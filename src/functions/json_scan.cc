@@ -1082,6 +1082,25 @@ Status ToJsonb(std::string_view text, std::string* out) {
   return n.Run(out);
 }
 
+Result<bool> JsonbFieldOfText(std::string_view text, std::string_view key, std::string* out) {
+  std::string_view field;
+  if (QuickValid(text)) {
+    // Valid, shallow and without \u escapes: jsonb of the text could not
+    // fail, and its field `key` is the normal form of the last of the
+    // text's equal keys (jsonb keeps the last), so only that value is
+    // normalised.
+    if (!ObjectField(text, key, &field)) return false;
+    QUIVER_RETURN_NOT_OK(ToJsonb(field, out));
+    return true;
+  }
+  // The cast's errors and limits exactly: normalise the whole text.
+  std::string doc;
+  QUIVER_RETURN_NOT_OK(ToJsonb(text, &doc));
+  if (!ObjectField(doc, key, &field)) return false;
+  out->assign(field);
+  return true;
+}
+
 Kind KindOf(std::string_view value) {
   value = TrimBlanks(value);
   if (value.empty()) return Kind::kInvalid;
