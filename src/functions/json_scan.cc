@@ -79,6 +79,17 @@ inline uint64_t StringStops(uint64_t x) {
 }
 // The first '"', '\\' or control byte in [p, end), or end.
 QUIVER_JSON_INLINE const char* ScanString(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // 16 bytes a step: '"', '\\', or a byte <= 0x1f (max(v, 0x1f) == 0x1f).
+  const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
+                                      _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));
+    if (const int m = _mm_movemask_epi8(stop)) return p + __builtin_ctz(static_cast<unsigned>(m));
+    p += 16;
+  }
+#endif
   while (end - p >= 8) {
     uint64_t x;
     std::memcpy(&x, p, 8);

@@ -186,6 +186,26 @@ TEST(JsonScan, ObjectFieldAgreesWithMembers) {
   }
 }
 
+// Strings are scanned 16 bytes at a time: a quote, an escape or a control
+// byte at every offset from a step's edge.
+TEST(JsonScan, StringStopsAtEveryOffset) {
+  for (int pad = 0; pad < 40; ++pad) {
+    const std::string a(static_cast<size_t>(pad), 'a');
+    EXPECT_TRUE(Validate("[\"" + a + "\\\"x\\\\\", 1]").ok()) << pad;
+    EXPECT_EQ(ErrorDetail("[\"" + a + "\x01\"]").substr(0, 44),
+              "Character with value 0x01 must be escaped.\nC") << pad;
+    EXPECT_EQ(ErrorDetail("[\"" + a + "\x1f\"]").substr(0, 42),
+              "Character with value 0x1f must be escaped.") << pad;
+    EXPECT_TRUE(Validate("[\"" + a + "\x20\x7f\xc3\xa9\"]").ok()) << pad;
+    std::string_view v;
+    const std::string doc = "{\"" + a + "\\\"\": 1, \"k\": [\"" + a + "\\\\\"]}";
+    ASSERT_TRUE(ObjectField(doc, a + "\"", &v)) << doc;
+    EXPECT_EQ(v, "1");
+    ASSERT_TRUE(ObjectField(doc, "k", &v)) << doc;
+    EXPECT_EQ(v, "[\"" + a + "\\\\\"]");
+  }
+}
+
 TEST(JsonScan, MalformedTextIsNotFound) {
   std::string_view v;
   for (std::string_view bad : {"{", "{\"a", "{\"a\":", "{\"a\": [1, 2", "[\"x", "{\"a\" 1}", ""}) {
