@@ -954,15 +954,79 @@ ArrayData RetypedAsText(const ArrayData& a) {
   return t;
 }
 
+// Text arrays whose every valid slot passed json::Validate, remembered per
+// thread: an expression that casts the same column to json more than once
+// (`payload::json -> 'a', payload::json -> 'b'`; there is no common-
+// subexpression elimination) validates each chunk once, and a projection over
+// a filter's selection of a validated chunk does not validate again. A chunk
+// is known by its buffers, held weakly: while a buffer lives its bytes do not
+// change (buffers are immutable once built) and its address is not reused.
+class ValidatedJsonText {
+ public:
+  // Whether slots [array.offset, array.offset + array.length) of `array`'s
+  // buffers were all validated (or are NULL in an array that shares the
+  // validated one's validity bitmap).
+  static bool Known(const ArrayData& array) {
+    if (!Cacheable(array)) return false;
+    for (const Entry& e : entries_) {
+      if (e.data.lock().get() != array.buffers[2].get() ||
+          e.offsets.lock().get() != array.buffers[1].get()) {
+        continue;
+      }
+      if (array.offset < e.begin || array.offset + array.length > e.end) continue;
+      if (!e.all_valid) {
+        const Buffer* v = array.buffers[0].get();
+        if (v == nullptr || e.validity.lock().get() != v) continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  static void Remember(const ArrayData& array) {
+    if (!Cacheable(array)) return;
+    Entry& e = entries_[next_++ % kEntries];
+    e.offsets = array.buffers[1];
+    e.data = array.buffers[2];
+    e.all_valid = array.buffers[0] == nullptr || array.GetNullCount() == 0;
+    e.validity = e.all_valid ? std::weak_ptr<Buffer>() : array.buffers[0];
+    e.begin = array.offset;
+    e.end = array.offset + array.length;
+  }
+
+ private:
+  static bool Cacheable(const ArrayData& array) {
+    return array.type->id == TypeId::kString && array.buffers.size() == 3 &&
+           array.buffers[1] != nullptr && array.buffers[2] != nullptr;
+  }
+
+  struct Entry {
+    std::weak_ptr<Buffer> offsets, data, validity;
+    bool all_valid = false;
+    int64_t begin = 0, end = 0;
+  };
+  static constexpr size_t kEntries = 8;
+  static thread_local Entry entries_[kEntries];
+  static thread_local size_t next_;
+};
+
+thread_local ValidatedJsonText::Entry ValidatedJsonText::entries_[ValidatedJsonText::kEntries];
+thread_local size_t ValidatedJsonText::next_ = 0;
+
 Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, MemoryPool* pool) {
   const DataType& from = *in.array->type;
   if (to->id == TypeId::kString) {
     StringAccess get(in);
-    if (IsJson(*to) && !IsJsonOrJsonb(from) && in.sel == nullptr && !in.constant &&
-        in.array->length == n) {
+    const bool text_to_json = IsJson(*to) && !IsJsonOrJsonb(from);
+    // Every row this cast reads was validated by an earlier cast of the chunk.
+    const bool known_valid = text_to_json && !in.constant && ValidatedJsonText::Known(*in.array);
+    if (text_to_json && in.sel == nullptr && !in.constant && in.array->length == n) {
       // text -> json keeps the text: validate it and share its buffers.
-      for (int64_t i = 0; i < n; ++i) {
-        if (in.IsValid(i)) QUIVER_RETURN_NOT_OK(json::Validate(get(i)));
+      if (!known_valid) {
+        for (int64_t i = 0; i < n; ++i) {
+          if (in.IsValid(i)) QUIVER_RETURN_NOT_OK(json::Validate(get(i)));
+        }
+        ValidatedJsonText::Remember(*in.array);
       }
       auto out = std::make_shared<ArrayData>(*in.array);
       out->type = to;
@@ -982,7 +1046,7 @@ Result<ArrayRef> CastJson(const VectorRef& in, int64_t n, const TypeRef& to, Mem
         continue;
       }
       // jsonb -> json keeps jsonb's text, as PostgreSQL does.
-      if (IsJson(*to) && !IsJsonOrJsonb(from)) QUIVER_RETURN_NOT_OK(json::Validate(s));
+      if (text_to_json && !known_valid) QUIVER_RETURN_NOT_OK(json::Validate(s));
       QUIVER_RETURN_NOT_OK(out.Append(s));
     }
     return out.Finish();

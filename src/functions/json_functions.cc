@@ -183,6 +183,35 @@ void AddAccessors(FunctionRegistry* r, const TypeRef& jt) {
   }
 }
 
+// `x::jsonb -> 'k'` and `x::jsonb ->> 'k'` for text or json x, as the binder
+// fuses them (planner/bind_expression.cc): json::JsonbFieldOfText normalises
+// only the field's value, not the whole document.
+void AddJsonbFieldOfText(FunctionRegistry* r) {
+  const TypeRef text = utf8();
+  for (const bool as_text : {false, true}) {
+    for (const TypeRef& from : {text, json_type()}) {
+      r->Add({as_text ? "__jsonb_field_text_of_text" : "__jsonb_field_of_text",
+              {from, text}, nullptr, as_text ? text : jsonb_type(), nullptr,
+              [as_text](KernelContext& ctx, const std::vector<VectorRef>& args, int64_t n,
+                        const TypeRef& out_type) {
+                StringAccess doc(args[0]), key(args[1]);
+                std::string field;
+                return StringRows(
+                    ctx, args, n, out_type,
+                    [&](int64_t i, std::string_view* v, std::string* buf) -> Result<bool> {
+                      QUIVER_ASSIGN_OR_RAISE(bool found,
+                                             json::JsonbFieldOfText(doc(i), key(i), &field));
+                      if (!found) return false;
+                      if (as_text) return AsText(field, v, buf);
+                      buf->swap(field);
+                      *v = *buf;
+                      return true;
+                    });
+              }});
+    }
+  }
+}
+
 void AddExtractPath(FunctionRegistry* r, const std::string& name, const TypeRef& jt,
                     bool as_text) {
   const TypeRef text = utf8();
@@ -294,6 +323,7 @@ void RegisterJsonFunctions(FunctionRegistry* r) {
   const TypeRef jsonb = jsonb_type();
   AddAccessors(r, json);
   AddAccessors(r, jsonb);
+  AddJsonbFieldOfText(r);
   AddExtractPath(r, "json_extract_path", json, false);
   AddExtractPath(r, "json_extract_path_text", json, true);
   AddExtractPath(r, "jsonb_extract_path", jsonb, false);

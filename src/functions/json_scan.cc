@@ -10,6 +10,10 @@
 #include <cstring>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "common/utf8.h"
 
 namespace quiver::json {
@@ -73,14 +77,19 @@ inline uint64_t StringStops(uint64_t x) {
   return ZeroBytes(x ^ (kOnes * '"')) | ZeroBytes(x ^ (kOnes * '\\')) |
          ((x - kOnes * 0x20) & ~x & kHighs);
 }
-// Bytes of x that are '"', '{', '}', '[' or ']' ('[' | 0x20 is '{').
-inline uint64_t StructuralBytes(uint64_t x) {
-  const uint64_t y = x | (kOnes * 0x20);
-  return ZeroBytes(x ^ (kOnes * '"')) | ZeroBytes(y ^ (kOnes * '{')) | ZeroBytes(y ^ (kOnes * '}'));
-}
-
 // The first '"', '\\' or control byte in [p, end), or end.
 QUIVER_JSON_INLINE const char* ScanString(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // 16 bytes a step: '"', '\\', or a byte <= 0x1f (max(v, 0x1f) == 0x1f).
+  const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
+                                      _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));
+    if (const int m = _mm_movemask_epi8(stop)) return p + __builtin_ctz(static_cast<unsigned>(m));
+    p += 16;
+  }
+#endif
   while (end - p >= 8) {
     uint64_t x;
     std::memcpy(&x, p, 8);
@@ -95,20 +104,121 @@ QUIVER_JSON_INLINE const char* ScanString(const char* p, const char* end) {
   return end;
 }
 
-// The first '"', '{', '}', '[' or ']' in [p, end), or end.
-QUIVER_JSON_INLINE const char* ScanStructural(const char* p, const char* end) {
-  while (end - p >= 8) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    if (const uint64_t m = StructuralBytes(x)) return p + (__builtin_ctzll(m) >> 3);
-    p += 8;
+// Past the container that starts at `p` ('{' or '['): the position after
+// its closing bracket, or nullptr when the text ends first. For text that
+// passed Validate; on other text it stops somewhere in [p, end] or fails,
+// never reading outside. 64 bytes a step: bit masks of quotes, backslashes
+// and brackets, the bytes inside strings as the prefix parity of unescaped
+// quotes, then only the brackets outside strings are looked at one by one.
+struct BlockMasks {
+  uint64_t quote = 0, backslash = 0, open = 0, close = 0, colon = 0;
+};
+
+#if defined(__SSE2__)
+inline BlockMasks Masks64(const char* p) {
+  BlockMasks m;
+  const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+  const __m128i lower = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  const __m128i colon = _mm_set1_epi8(':');
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    // '[' | 0x20 is '{' and ']' | 0x20 is '}'; no other byte maps to them.
+    const __m128i l = _mm_or_si128(v, lower);
+    const int shift = 16 * k;
+    m.quote |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)))) << shift;
+    m.backslash |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)))) << shift;
+    m.open |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, open)))) << shift;
+    m.close |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(l, close)))) << shift;
+    m.colon |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, colon)))) << shift;
   }
-  while (p < end) {
-    const char c = *p;
-    if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') return p;
-    ++p;
+  return m;
+}
+#else
+inline BlockMasks Masks64(const char* p) {
+  BlockMasks m;
+  for (int i = 0; i < 64; ++i) {
+    const char c = p[i];
+    const uint64_t bit = uint64_t{1} << i;
+    if (c == '"') m.quote |= bit;
+    if (c == '\\') m.backslash |= bit;
+    if (c == '{' || c == '[') m.open |= bit;
+    if (c == '}' || c == ']') m.close |= bit;
+    if (c == ':') m.colon |= bit;
   }
-  return end;
+  return m;
+}
+#endif
+
+// With kColons, at_colon(colon, quotes, previous_quotes, backslashes,
+// previous_backslashes, block) is called for each ':' at depth 1 (an
+// object's own members): `quotes` are the unescaped quotes of the 64-byte
+// block at `block` and `backslashes` its backslashes, `previous_...` those
+// of the block before. It returns false to stop the scan (nullptr).
+template <bool kColons, typename AtColon>
+QUIVER_JSON_INLINE const char* ScanContainer(const char* p, const char* end, AtColon&& at_colon) {
+  int depth = 0;
+  bool in_string = false;    // the block starts inside a string
+  bool escape_first = false;  // the block's first byte is escaped
+  uint64_t previous_quotes = 0, previous_backslashes = 0;
+  for (; p < end; p += 64) {
+    BlockMasks m;
+    if (end - p >= 64) {
+      m = Masks64(p);
+    } else {
+      char tail[64] = {};
+      std::memcpy(tail, p, static_cast<size_t>(end - p));
+      m = Masks64(tail);
+    }
+    if (m.backslash != 0 || escape_first) {
+      // A backslash escapes the next byte unless it is escaped itself.
+      uint64_t escaped = escape_first ? 1 : 0;
+      escape_first = false;
+      for (uint64_t b = m.backslash; b != 0; b &= b - 1) {
+        const int i = __builtin_ctzll(b);
+        if ((escaped >> i) & 1) continue;
+        if (i == 63) {
+          escape_first = true;
+        } else {
+          escaped |= uint64_t{1} << (i + 1);
+        }
+      }
+      m.quote &= ~escaped;
+    }
+    // Bit i: an odd number of quotes at or before i (inside a string, its
+    // opening quote included).
+    uint64_t inside = m.quote;
+    inside ^= inside << 1;
+    inside ^= inside << 2;
+    inside ^= inside << 4;
+    inside ^= inside << 8;
+    inside ^= inside << 16;
+    inside ^= inside << 32;
+    if (in_string) inside = ~inside;
+    in_string = (inside >> 63) & 1;
+    const uint64_t colons = kColons ? m.colon : 0;
+    for (uint64_t b = (m.open | m.close | colons) & ~inside; b != 0; b &= b - 1) {
+      const int i = __builtin_ctzll(b);
+      if ((m.open >> i) & 1) {
+        ++depth;
+      } else if ((m.close >> i) & 1) {
+        if (--depth <= 0) return depth == 0 ? p + i + 1 : nullptr;
+      } else if (depth == 1) {
+        if (!at_colon(p + i, m.quote, previous_quotes, m.backslash, previous_backslashes, p)) {
+          return nullptr;
+        }
+      }
+    }
+    previous_quotes = m.quote;
+    previous_backslashes = m.backslash;
+  }
+  return nullptr;
+}
+
+inline const char* SkipContainer(const char* p, const char* end) {
+  return ScanContainer<false>(p, end, [](const char*, uint64_t, uint64_t, uint64_t, uint64_t,
+                                         const char*) {
+    return true;
+  });
 }
 
 class Lexer {
@@ -539,16 +649,29 @@ class Normalizer {
 // ---- navigation over valid text ----------------------------------------
 
 // A forward cursor; every step checks bounds and reports malformed text.
+// The bytes that end a number or literal when skipping one: blanks and
+// , } ] :
+struct ScalarEnds {
+  bool table[256] = {};
+  constexpr ScalarEnds() {
+    for (const char c : {' ', '\t', '\n', '\r', ',', '}', ']', ':'}) {
+      table[static_cast<unsigned char>(c)] = true;
+    }
+  }
+  constexpr bool operator[](unsigned char c) const { return table[c]; }
+};
+constexpr ScalarEnds kEndsScalar;
+
 class Cursor {
  public:
   Cursor(const char* p, const char* end) : p_(p), end_(end) {}
 
-  void SkipBlanks() {
+  QUIVER_JSON_INLINE void SkipBlanks() {
     while (p_ < end_ && static_cast<unsigned char>(*p_) <= ' ' && IsBlank(*p_)) ++p_;
   }
   bool AtEnd() const { return p_ >= end_; }
   char Peek() const { return p_ < end_ ? *p_ : '\0'; }
-  bool Consume(char c) {
+  QUIVER_JSON_INLINE bool Consume(char c) {
     SkipBlanks();
     if (p_ < end_ && *p_ == c) {
       ++p_;
@@ -591,30 +714,11 @@ class Cursor {
       bool escaped;
       if (!SkipString(&escaped)) return false;
     } else if (c == '{' || c == '[') {
-      int depth = 0;
-      while (p_ < end_) {
-        // Past the bytes that neither open, close nor quote.
-        p_ = ScanStructural(p_, end_);
-        if (p_ >= end_) break;
-        const char d = *p_;
-        if (d == '"') {
-          bool escaped;
-          if (!SkipString(&escaped)) return false;
-          continue;
-        }
-        ++p_;
-        if (d == '{' || d == '[') {
-          ++depth;
-        } else if (--depth == 0) {
-          break;
-        }
-      }
-      if (depth != 0) return false;
+      const char* q = SkipContainer(p_, end_);
+      if (q == nullptr) return false;
+      p_ = q;
     } else {
-      while (p_ < end_ && !IsBlank(*p_) && *p_ != ',' && *p_ != '}' && *p_ != ']' &&
-             *p_ != ':') {
-        ++p_;
-      }
+      while (p_ < end_ && !kEndsScalar[static_cast<unsigned char>(*p_)]) ++p_;
       if (p_ == *begin) return false;
     }
     *end = p_;
@@ -630,7 +734,7 @@ std::string_view Span(const char* b, const char* e) {
   return std::string_view(b, static_cast<size_t>(e - b));
 }
 
-bool KeyEquals(std::string_view tok, bool escaped, std::string_view key) {
+QUIVER_JSON_INLINE bool KeyEquals(std::string_view tok, bool escaped, std::string_view key) {
   if (!escaped) return tok.size() == key.size() + 2 && tok.substr(1, key.size()) == key;
   std::string k;
   Unescape(tok, &k);
@@ -1082,6 +1186,25 @@ Status ToJsonb(std::string_view text, std::string* out) {
   return n.Run(out);
 }
 
+Result<bool> JsonbFieldOfText(std::string_view text, std::string_view key, std::string* out) {
+  std::string_view field;
+  if (QuickValid(text)) {
+    // Valid, shallow and without \u escapes: jsonb of the text could not
+    // fail, and its field `key` is the normal form of the last of the
+    // text's equal keys (jsonb keeps the last), so only that value is
+    // normalised.
+    if (!ObjectField(text, key, &field)) return false;
+    QUIVER_RETURN_NOT_OK(ToJsonb(field, out));
+    return true;
+  }
+  // The cast's errors and limits exactly: normalise the whole text.
+  std::string doc;
+  QUIVER_RETURN_NOT_OK(ToJsonb(text, &doc));
+  if (!ObjectField(doc, key, &field)) return false;
+  out->assign(field);
+  return true;
+}
+
 Kind KindOf(std::string_view value) {
   value = TrimBlanks(value);
   if (value.empty()) return Kind::kInvalid;
@@ -1098,7 +1221,10 @@ Kind KindOf(std::string_view value) {
   return Kind::kInvalid;
 }
 
-bool ObjectField(std::string_view json, std::string_view key, std::string_view* out) {
+namespace {
+
+// ObjectField member by member (the fast path's fallback).
+bool ObjectFieldByMembers(std::string_view json, std::string_view key, std::string_view* out) {
   bool found = false;
   const bool ok = ForEachMember(json, [&](std::string_view k, bool escaped, const char* vb,
                                           const char* ve) {
@@ -1109,6 +1235,67 @@ bool ObjectField(std::string_view json, std::string_view key, std::string_view* 
     return true;  // later duplicates win, as in PostgreSQL's json operators
   });
   return ok && found;
+}
+
+}  // namespace
+
+// 64 bytes a step (ScanContainer): only the object's own colons are looked
+// at; the key before each is the string that ends just before it.
+bool ObjectField(std::string_view json, std::string_view key, std::string_view* out) {
+  const char* const end = json.data() + json.size();
+  Cursor c(json.data(), end);
+  c.SkipBlanks();
+  if (c.Peek() != '{') return false;
+  const char* const start = c.pos();
+  const char* value = nullptr;
+  bool fallback = false;
+  const char* close = ScanContainer<true>(
+      start, end, [&](const char* colon, uint64_t quotes, uint64_t previous_quotes,
+                      uint64_t backslashes, uint64_t previous_backslashes, const char* block) {
+        const char* q = colon - 1;
+        while (q > start && IsBlank(*q)) --q;
+        if (q <= start || *q != '"') {
+          fallback = true;
+          return false;
+        }
+        // The key's opening quote: the last quote before its closing one,
+        // in this block or the one before (else the member-by-member path).
+        const int64_t rel = (q - block) + 64;  // bit of q in previous:this
+        if (rel < 0) {
+          fallback = true;
+          return false;
+        }
+        const char* open = nullptr;
+        if (rel >= 64) {
+          const uint64_t below = quotes & ((uint64_t{1} << (rel - 64)) - 1);
+          if (below != 0) open = block + (63 - __builtin_clzll(below));
+        }
+        if (open == nullptr) {
+          const uint64_t below =
+              rel >= 64 ? previous_quotes : previous_quotes & ((uint64_t{1} << rel) - 1);
+          if (below != 0) open = block - 64 + (63 - __builtin_clzll(below));
+        }
+        if (open == nullptr || open <= start) {
+          fallback = true;
+          return false;
+        }
+        const std::string_view tok = Span(open, q + 1);
+        // Unescaped, the key must have key's length; an escaped key may be
+        // longer than the text it stands for, never shorter.
+        if (tok.size() < key.size() + 2) return true;
+        const bool escaped = (backslashes != 0 || previous_backslashes != 0) &&
+                             std::memchr(open, '\\', tok.size()) != nullptr;
+        if (KeyEquals(tok, escaped, key)) value = colon + 1;  // the last one wins
+        return true;
+      });
+  if (fallback) return ObjectFieldByMembers(json, key, out);
+  if (close == nullptr || value == nullptr) return false;
+  Cursor v(value, close - 1);
+  const char* vb;
+  const char* ve;
+  if (!v.SkipValue(&vb, &ve)) return false;
+  *out = Span(vb, ve);
+  return true;
 }
 
 bool ArrayElement(std::string_view json, int64_t index, std::string_view* out) {

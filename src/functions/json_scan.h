@@ -36,6 +36,12 @@ Status Validate(std::string_view text, bool for_jsonb = false);
 // Validates as Validate(text, true) does.
 Status ToJsonb(std::string_view text, std::string* out);
 
+// `text::jsonb -> key` for text (or json) `text`, without normalising the
+// whole document where that cannot change the answer: *out is the field's
+// jsonb text; false when there is no such field or `text` is not an object.
+// Fails as ToJsonb(text) does.
+Result<bool> JsonbFieldOfText(std::string_view text, std::string_view key, std::string* out);
+
 // The kind of the value `value` starts with (after blanks).
 Kind KindOf(std::string_view value);
 

@@ -639,7 +639,42 @@ Result<ExprPtr> ExpressionBinder::BindOperator(const ParsedExpr& e) {
   if (op == "^") op = "power";
   if (op == "power") return BindOperatorCall("power", std::move(args), e.location);
   // Unary minus on a constant folds right away (int4 '-1' stays int4).
-  return BindOperatorCall(op, std::move(args), e.location);
+  QUIVER_ASSIGN_OR_RAISE(ExprPtr call, BindOperatorCall(op, std::move(args), e.location));
+  if (op == "->" || op == "->>") return FuseJsonbCastField(std::move(call));
+  return call;
+}
+
+// `x::jsonb -> 'k'` (and ->>) for text or json x: the cast would normalise
+// the whole document only for `->` to take one field of it;
+// __jsonb_field[_text]_of_text (functions/json_functions.cc) normalises just
+// that field, with the cast's errors. Only for a constant key, so that a
+// NULL key still meets the cast's errors.
+ExprPtr ExpressionBinder::FuseJsonbCastField(ExprPtr call) {
+  const auto* f = call->TryAs<FunctionExpression>();
+  if (f == nullptr || (f->name() != "->" && f->name() != "->>") || call->children.size() != 2) {
+    return call;
+  }
+  const Expression& cast = *call->children[0];
+  const Expression& key = *call->children[1];
+  if (cast.type != ExprType::kCast || !IsJsonb(*cast.return_type) || cast.children.size() != 1) {
+    return call;
+  }
+  const DataType& from = *cast.children[0]->return_type;
+  const bool texty = from.id == TypeId::kString && (ExtensionName(from).empty() || IsJson(from));
+  const auto* k = key.TryAs<ConstantExpression>();
+  if (!texty || k == nullptr || k->value.is_null() || key.return_type->id != TypeId::kString ||
+      !ExtensionName(*key.return_type).empty()) {
+    return call;
+  }
+  std::vector<ExprPtr> fused;
+  fused.push_back(cast.children[0]->Copy());
+  fused.push_back(key.Copy());
+  const bool as_text = f->name() == "->>";
+  auto made = MakeFunction(as_text ? "__jsonb_field_text_of_text" : "__jsonb_field_of_text",
+                           std::move(fused), false);
+  if (!made.ok()) return call;
+  (*made)->alias = call->alias;
+  return std::move(made).ValueOrDie();
 }
 
 Result<ExprPtr> ExpressionBinder::BindBoolean(const ParsedExpr& e) {

@@ -64,6 +64,7 @@ class ExpressionBinder {
   Result<ExprPtr> BindField(ExprPtr base, const std::string& field, int location);
   Result<ExprPtr> BindConstant(const sql::ParsedExpr& e);
   Result<ExprPtr> BindOperator(const sql::ParsedExpr& e);
+  static ExprPtr FuseJsonbCastField(ExprPtr call);
   Result<ExprPtr> BindFunction(const sql::ParsedExpr& e);
   Result<ExprPtr> BindGrouping(const sql::ParsedExpr& e);
   Result<ExprPtr> BindAggregate(const sql::ParsedExpr& e);

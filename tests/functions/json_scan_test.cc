@@ -4,6 +4,7 @@
 // view). Expected strings are PostgreSQL 15's.
 #include "functions/json_scan.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,97 @@ TEST(JsonScan, Navigation) {
   ASSERT_TRUE(ValueText("\"a\\nb\"", &text).ValueOrDie());
   EXPECT_EQ(text, "a\nb");
   EXPECT_FALSE(ValueText("null", &text).ValueOrDie());
+}
+
+// Containers are skipped 64 bytes at a time: brackets, quotes and runs of
+// backslashes inside strings at every offset from a block's edge.
+TEST(JsonScan, SkipsContainersAcrossBlocks) {
+  for (int pad = 0; pad < 140; ++pad) {
+    for (const char* tricky : {"\\\"}]{[", "\\\\", "\\\\\\\"]", "]}\\\\"}) {
+      const std::string inner = "{\"s\": \"" + std::string(pad, 'a') + tricky +
+                                "\", \"t\": [1, {\"u\": \"]\"}, []], \"v\": {}}";
+      const std::string doc = "{\"x\": " + inner + ", \"a\": 7, \"x\"  : [" + inner + "]}";
+      ASSERT_TRUE(Validate(doc).ok()) << doc;
+      std::string_view v;
+      ASSERT_TRUE(ObjectField(doc, "a", &v)) << doc;
+      EXPECT_EQ(v, "7") << doc;
+      ASSERT_TRUE(ObjectField(doc, "x", &v)) << doc;
+      EXPECT_EQ(v, "[" + inner + "]") << doc;
+      ASSERT_TRUE(ArrayElement(v, 0, &v)) << doc;
+      EXPECT_EQ(v, inner);
+      // Cut short anywhere, the text is not found, and nothing past the cut is read.
+      for (size_t cut = 0; cut < doc.size(); cut += 7) {
+        const std::string part = doc.substr(0, cut);
+        ObjectField(part, "x", &v);
+      }
+    }
+  }
+}
+
+// ObjectField finds keys by the object's own colons, 64 bytes at a time; it
+// must agree with a member-by-member reading (ObjectMembers: the last of
+// equal keys) whatever the keys' escapes, the blanks and the block edges.
+TEST(JsonScan, ObjectFieldAgreesWithMembers) {
+  const std::string long_key(70, 'k');
+  const std::vector<std::string> keys = {"a", "\\u0061", "b", "a\\\"", "ab", "x:y", long_key};
+  const std::vector<std::string> values = {
+      "1", "\"s:\\\"}\"", "{\"a\": {\"a\": 2}}", "[1, \"]\", {\"a\":3}]", "true",
+      "\"" + std::string(60, 'x') + "\"", "-1.5e3", "{}", "[]", "\"\\\\\""};
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  auto blanks = [&]() {
+    const uint64_t r = next(10);
+    return std::string(r < 6 ? 0 : r < 9 ? next(4) : next(80), r == 8 ? '\n' : ' ');
+  };
+  for (int round = 0; round < 3000; ++round) {
+    std::string doc = blanks() + "{";
+    const uint64_t members = next(9);
+    for (uint64_t m = 0; m < members; ++m) {
+      if (m > 0) doc += "," + blanks();
+      doc += blanks() + "\"" + keys[next(keys.size())] + "\"" + blanks() + ":" + blanks() +
+             values[next(values.size())] + blanks();
+    }
+    doc += "}" + blanks();
+    ASSERT_TRUE(Validate(doc).ok()) << doc;
+    std::vector<std::string> ks;
+    std::vector<std::string_view> vs;
+    ASSERT_TRUE(ObjectMembers(doc, &ks, &vs)) << doc;
+    for (const std::string want_key : {"a", "b", "ab", "a\"", "x:y", long_key.c_str(), "zz"}) {
+      std::optional<std::string_view> want;
+      for (size_t i = 0; i < ks.size(); ++i) {
+        if (ks[i] == want_key) want = vs[i];
+      }
+      std::string_view got;
+      const bool found = ObjectField(doc, want_key, &got);
+      ASSERT_EQ(found, want.has_value()) << doc << " key " << want_key;
+      if (found) {
+        EXPECT_EQ(got, *want) << doc << " key " << want_key;
+      }
+    }
+  }
+}
+
+// Strings are scanned 16 bytes at a time: a quote, an escape or a control
+// byte at every offset from a step's edge.
+TEST(JsonScan, StringStopsAtEveryOffset) {
+  for (int pad = 0; pad < 40; ++pad) {
+    const std::string a(static_cast<size_t>(pad), 'a');
+    EXPECT_TRUE(Validate("[\"" + a + "\\\"x\\\\\", 1]").ok()) << pad;
+    EXPECT_EQ(ErrorDetail("[\"" + a + "\x01\"]").substr(0, 44),
+              "Character with value 0x01 must be escaped.\nC") << pad;
+    EXPECT_EQ(ErrorDetail("[\"" + a + "\x1f\"]").substr(0, 42),
+              "Character with value 0x1f must be escaped.") << pad;
+    EXPECT_TRUE(Validate("[\"" + a + "\x20\x7f\xc3\xa9\"]").ok()) << pad;
+    std::string_view v;
+    const std::string doc = "{\"" + a + "\\\"\": 1, \"k\": [\"" + a + "\\\\\"]}";
+    ASSERT_TRUE(ObjectField(doc, a + "\"", &v)) << doc;
+    EXPECT_EQ(v, "1");
+    ASSERT_TRUE(ObjectField(doc, "k", &v)) << doc;
+    EXPECT_EQ(v, "[\"" + a + "\\\\\"]");
+  }
 }
 
 TEST(JsonScan, MalformedTextIsNotFound) {
