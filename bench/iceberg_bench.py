@@ -263,7 +263,7 @@ def prepare_ssb(args, quiver, work):
         (db / ".complete").write_text("ok\n")
     views = []
     for t in SSB_TABLES:
-        files = sorted(db.glob(f"**/{t}/data/*.parquet"))
+        files = sorted(db.glob(f"*.db/{t}-*/data/*.parquet"))
         if not files:
             raise RuntimeError(f"no data files of {t} under {db}")
         dirs = {f.parent for f in files}
